@@ -1,0 +1,301 @@
+//! The `Game` trait: everything the search, the solver, the protocol and the
+//! tournament runner know about a game. Variants implement it in
+//! `crate::variants`; nothing outside that folder knows a rule.
+
+use std::fmt;
+
+/// A player. South moves first and is "player 1" on the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    South,
+    North,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::South => Side::North,
+            Side::North => Side::South,
+        }
+    }
+
+    /// 0 for South, 1 for North: an index into per-side arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The letter used by the position notation.
+    pub fn letter(self) -> char {
+        match self {
+            Side::South => 'S',
+            Side::North => 'N',
+        }
+    }
+}
+
+/// How a finished game ended, as `query result` spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    P1Win,
+    P2Win,
+    Draw,
+}
+
+impl GameResult {
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::P1Win => Some(Side::South),
+            GameResult::P2Win => Some(Side::North),
+            GameResult::Draw => None,
+        }
+    }
+
+    pub fn from_winner(winner: Option<Side>) -> GameResult {
+        match winner {
+            Some(Side::South) => GameResult::P1Win,
+            Some(Side::North) => GameResult::P2Win,
+            None => GameResult::Draw,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::P1Win => "p1win",
+            GameResult::P2Win => "p2win",
+            GameResult::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The end of a game: who won and, for the counting games, the final seeds
+/// of each player (South, North).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    pub result: GameResult,
+    /// Final seed counts (South, North); `None` for games decided without
+    /// counting (Bao).
+    pub seeds: Option<(u32, u32)>,
+}
+
+impl Outcome {
+    /// Outcome of a counting game: more seeds wins.
+    pub fn by_count(south: u32, north: u32) -> Outcome {
+        let result = match south.cmp(&north) {
+            std::cmp::Ordering::Greater => GameResult::P1Win,
+            std::cmp::Ordering::Less => GameResult::P2Win,
+            std::cmp::Ordering::Equal => GameResult::Draw,
+        };
+        Outcome {
+            result,
+            seeds: Some((south, north)),
+        }
+    }
+
+    /// Outcome of a game decided without counting seeds.
+    pub fn win(winner: Side) -> Outcome {
+        Outcome {
+            result: GameResult::from_winner(Some(winner)),
+            seeds: None,
+        }
+    }
+
+    /// Final margin in seeds from `side`'s point of view, if seeds are counted.
+    pub fn margin_for(&self, side: Side) -> Option<i32> {
+        self.seeds.map(|(s, n)| {
+            let south = s as i32 - n as i32;
+            if side == Side::South { south } else { -south }
+        })
+    }
+}
+
+/// A position-notation token that could not be read. The message names the
+/// field (1-based, as written) and the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotationError(pub String);
+
+impl fmt::Display for NotationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotationError {}
+
+/// Why a move text was refused in a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text is not a move of this variant at all.
+    Syntax(String),
+    /// The text names a move that the rules forbid here.
+    Illegal(String),
+    /// The game is already over.
+    GameOver,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(m) => write!(f, "not a move: {m}"),
+            MoveError::Illegal(m) => write!(f, "illegal move: {m}"),
+            MoveError::GameOver => f.write_str("the game is over"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// One game of the mancala family, seen as a sequence of positions.
+///
+/// Positions are small values and `play` is copy-make: it returns the next
+/// position and leaves `self` alone. The side to move may stay the same after a
+/// move (Kalah's extra turn), so a searcher must compare sides rather than
+/// assume alternation.
+///
+/// A position holds everything the rules need except the history of the game;
+/// rules that depend on history (Oware's repetition) are described by
+/// [`Game::repetition_outcome`] and applied by whoever keeps the history
+/// ([`GameRecord`], the search).
+pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
+    /// A move as the rules see it. Bao's moves carry a pit, a direction and a
+    /// safari flag; the two-row games only need a pit.
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
+    /// The variant's size and rule options.
+    type Rules: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+
+    /// Whether a position can ever occur twice in one game. Searches and perft
+    /// keep a history only where it can.
+    const CAN_REPEAT: bool;
+
+    /// The start position under `rules`.
+    fn start(rules: &Self::Rules) -> Self;
+
+    /// The rules this position is played under.
+    fn rules(&self) -> Self::Rules;
+
+    fn side_to_move(&self) -> Side;
+
+    /// Writes the legal moves into `out` (cleared first). Empty exactly when
+    /// the game is over.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The number of legal moves; variants override it where counting is
+    /// cheaper than listing (perft's bulk counting).
+    fn count_legal_moves(&self) -> usize {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len()
+    }
+
+    /// The position after `mv`, which must be legal here.
+    fn play(&self, mv: Self::Move) -> Self;
+
+    /// `Some` once the game is over (ignoring history: see
+    /// [`Game::repetition_outcome`]).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// The outcome if this position has occurred before in the same game and
+    /// the rules end the game on repetition; `None` where repetition has no
+    /// rule.
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    /// A 64-bit hash of the whole position (board, stores or hands, side to
+    /// move and any state the rules keep). Equal positions hash equally.
+    fn hash(&self) -> u64;
+
+    /// Reads a move in this position and checks that it is legal, with a
+    /// reason if it is not.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The canonical text of a move played from this position.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Reads a position token under `rules`.
+    fn from_notation(rules: &Self::Rules, text: &str) -> Result<Self, NotationError>;
+
+    /// The position token; `from_notation` reads it back to an equal position.
+    fn to_notation(&self) -> String;
+
+    /// A multi-line text drawing of the board for people.
+    fn diagram(&self) -> String;
+}
+
+/// A game in progress with its history: the referee's view. It applies the
+/// rules that need history (repetition) on top of the position's own.
+#[derive(Clone, Debug)]
+pub struct GameRecord<G: Game> {
+    start: G,
+    positions: Vec<G>,
+    moves: Vec<G::Move>,
+    repetition_end: Option<Outcome>,
+}
+
+impl<G: Game> GameRecord<G> {
+    pub fn new(start: G) -> Self {
+        GameRecord {
+            positions: vec![start.clone()],
+            start,
+            moves: Vec::new(),
+            repetition_end: None,
+        }
+    }
+
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    pub fn position(&self) -> &G {
+        self.positions
+            .last()
+            .expect("a record always holds its start")
+    }
+
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// The positions from the start to the current one.
+    pub fn positions(&self) -> &[G] {
+        &self.positions
+    }
+
+    /// The outcome of the game so far, repetition included.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.repetition_end.or_else(|| self.position().outcome())
+    }
+
+    /// Legal moves of the current position, none once the game has ended.
+    pub fn legal_moves(&self, out: &mut Vec<G::Move>) {
+        out.clear();
+        if self.outcome().is_none() {
+            self.position().legal_moves(out);
+        }
+    }
+
+    /// Reads and plays one move, refusing it with a reason if it is illegal.
+    pub fn play_text(&mut self, text: &str) -> Result<G::Move, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    /// Plays a move already known to be legal.
+    pub fn play(&mut self, mv: G::Move) {
+        let next = self.position().play(mv);
+        if G::CAN_REPEAT && self.positions.contains(&next) {
+            self.repetition_end = next.repetition_outcome();
+        }
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+}

@@ -1,0 +1,114 @@
+//! Perft: the number of move sequences of exactly `depth` moves from a
+//! position, the standard check of a move generator. One sowing is one move;
+//! a sequence whose game ended earlier (repetition included) is not counted.
+
+use crate::game::Game;
+
+/// What a perft run counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerftCount {
+    /// Move sequences of exactly the asked depth.
+    pub sequences: u64,
+    /// Moves actually played to find them (bulk counting plays none at the
+    /// last ply).
+    pub played: u64,
+}
+
+impl std::ops::AddAssign for PerftCount {
+    fn add_assign(&mut self, o: PerftCount) {
+        self.sequences += o.sequences;
+        self.played += o.played;
+    }
+}
+
+struct Perft<G: Game> {
+    /// One move buffer per ply, reused.
+    buffers: Vec<Vec<G::Move>>,
+    /// Positions of the line so far, for the repetition rule.
+    history: Vec<G>,
+    bulk: bool,
+}
+
+impl<G: Game> Perft<G> {
+    fn new(depth: u32, bulk: bool) -> Self {
+        Perft {
+            buffers: (0..=depth).map(|_| Vec::with_capacity(64)).collect(),
+            history: Vec::new(),
+            bulk,
+        }
+    }
+
+    fn run(&mut self, pos: &G, depth: u32) -> PerftCount {
+        if depth == 0 {
+            return PerftCount {
+                sequences: 1,
+                played: 0,
+            };
+        }
+        if self.bulk && depth == 1 {
+            return PerftCount {
+                sequences: pos.count_legal_moves() as u64,
+                played: 0,
+            };
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
+        pos.legal_moves(&mut moves);
+        let mut count = PerftCount::default();
+        for &mv in &moves {
+            let next = pos.play(mv);
+            count.played += 1;
+            if G::CAN_REPEAT {
+                if self.history.contains(&next) && next.repetition_outcome().is_some() {
+                    // The game ended on this move.
+                    count.sequences += (depth == 1) as u64;
+                    continue;
+                }
+                self.history.push(next.clone());
+                count += self.run(&next, depth - 1);
+                self.history.pop();
+            } else {
+                count += self.run(&next, depth - 1);
+            }
+        }
+        self.buffers[depth as usize] = moves;
+        count
+    }
+}
+
+/// Counts the sequences of `depth` moves from `pos`. With `bulk` the last ply
+/// is counted without being played (a repetition on the last move still ends
+/// a sequence of the full length, so it counts either way).
+pub fn perft<G: Game>(pos: &G, depth: u32, bulk: bool) -> PerftCount {
+    let mut p = Perft::<G>::new(depth, bulk);
+    p.history.push(pos.clone());
+    p.run(pos, depth)
+}
+
+/// Perft split by the first move: each legal move with its count.
+pub fn perft_divide<G: Game>(pos: &G, depth: u32, bulk: bool) -> Vec<(G::Move, PerftCount)> {
+    let mut moves = Vec::new();
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves(&mut moves);
+    let mut p = Perft::<G>::new(depth, bulk);
+    p.history.push(pos.clone());
+    moves
+        .into_iter()
+        .map(|mv| {
+            let next = pos.play(mv);
+            let mut c = PerftCount {
+                sequences: 0,
+                played: 1,
+            };
+            if G::CAN_REPEAT && p.history.contains(&next) && next.repetition_outcome().is_some() {
+                c.sequences = (depth == 1) as u64;
+                return (mv, c);
+            }
+            p.history.push(next.clone());
+            c += p.run(&next, depth - 1);
+            p.history.pop();
+            (mv, c)
+        })
+        .collect()
+}

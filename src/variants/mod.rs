@@ -1,0 +1,285 @@
+//! One module per game. Rules live here and nowhere else; the rest of kete
+//! reaches a game through [`crate::game::Game`] and picks one with [`Variant`].
+
+pub mod kalah;
+pub mod oware;
+pub mod two_row;
+
+use crate::game::Game;
+use kalah::{Capture, Kalah, KalahRules};
+use oware::{Oware, OwareRules, Repetition, RuleSet};
+
+/// A variant with its size and rule options: what the `Variant` option and
+/// the `--variant` flag choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    Kalah(KalahRules),
+    Oware(OwareRules),
+}
+
+/// The variant names the build knows, first the canonical ones.
+pub const VARIANT_NAMES: &[&str] = &["kalah", "oware"];
+
+/// How a variant option is set: what `setoption` and the command line accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin {
+        min: i64,
+        max: i64,
+        default: i64,
+    },
+    Combo {
+        values: &'static [&'static str],
+        default: &'static str,
+    },
+}
+
+/// One option of a variant, as the protocol lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantOption {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+/// Something to do with a game type chosen at run time: the generic code gets
+/// the concrete `Game` through `visit`.
+pub trait VariantVisitor {
+    type Output;
+    fn visit<G: Game>(self, rules: G::Rules) -> Self::Output;
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Variant::Kalah(KalahRules::default())
+    }
+}
+
+impl Variant {
+    /// The variant called `name` (or an alias) with its default options.
+    pub fn by_name(name: &str) -> Result<Variant, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "kalah" | "mancala" => Ok(Variant::Kalah(KalahRules::default())),
+            "oware" | "awari" | "awale" => Ok(Variant::Oware(OwareRules::default())),
+            other => Err(format!(
+                "unknown variant '{other}' (known: {})",
+                VARIANT_NAMES.join(", ")
+            )),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Variant::Kalah(_) => "kalah",
+            Variant::Oware(_) => "oware",
+        }
+    }
+
+    /// The options of this variant with their ranges and defaults.
+    pub fn options(&self) -> Vec<VariantOption> {
+        let size = |seeds_max: u8| {
+            vec![
+                VariantOption {
+                    name: "Pits",
+                    kind: OptionKind::Spin {
+                        min: 1,
+                        max: two_row::MAX_PITS as i64,
+                        default: 6,
+                    },
+                },
+                VariantOption {
+                    name: "Seeds",
+                    kind: OptionKind::Spin {
+                        min: 1,
+                        max: seeds_max as i64,
+                        default: 4,
+                    },
+                },
+            ]
+        };
+        match self {
+            Variant::Kalah(_) => {
+                let mut o = size(kalah::MAX_SEEDS);
+                o.push(VariantOption {
+                    name: "Capture",
+                    kind: OptionKind::Combo {
+                        values: &["standard", "empty"],
+                        default: "standard",
+                    },
+                });
+                o
+            }
+            Variant::Oware(_) => {
+                let mut o = size(oware::MAX_SEEDS);
+                o.push(VariantOption {
+                    name: "Rules",
+                    kind: OptionKind::Combo {
+                        values: &["awari", "abapa"],
+                        default: "awari",
+                    },
+                });
+                o.push(VariantOption {
+                    name: "Repetition",
+                    kind: OptionKind::Combo {
+                        values: &["own-side", "split"],
+                        default: "own-side",
+                    },
+                });
+                o
+            }
+        }
+    }
+
+    /// Sets one option by name (case-insensitive); the message of an error
+    /// names the option and what is wrong with the value.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let key = name.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let number = |max: u8| -> Result<u8, String> {
+            value
+                .parse::<u8>()
+                .ok()
+                .filter(|v| (1..=max).contains(v))
+                .ok_or_else(|| format!("{name} must be a whole number 1..{max}, got '{value}'"))
+        };
+        let lower = value.to_ascii_lowercase();
+        match (self, key.as_str()) {
+            (Variant::Kalah(r), "pits") => r.pits = number(two_row::MAX_PITS as u8)?,
+            (Variant::Kalah(r), "seeds") => r.seeds = number(kalah::MAX_SEEDS)?,
+            (Variant::Kalah(r), "capture") => {
+                r.capture = match lower.as_str() {
+                    "standard" => Capture::Standard,
+                    "empty" => Capture::Empty,
+                    _ => return Err(format!("Capture must be standard or empty, got '{value}'")),
+                }
+            }
+            (Variant::Oware(r), "pits" | "houses") => r.houses = number(two_row::MAX_PITS as u8)?,
+            (Variant::Oware(r), "seeds") => r.seeds = number(oware::MAX_SEEDS)?,
+            (Variant::Oware(r), "rules") => {
+                r.rules = match lower.as_str() {
+                    "awari" => RuleSet::Awari,
+                    "abapa" => RuleSet::Abapa,
+                    _ => return Err(format!("Rules must be awari or abapa, got '{value}'")),
+                }
+            }
+            (Variant::Oware(r), "repetition") => {
+                r.repetition = match lower.as_str() {
+                    "own-side" | "ownside" => Repetition::OwnSide,
+                    "split" => Repetition::Split,
+                    _ => {
+                        return Err(format!(
+                            "Repetition must be own-side or split, got '{value}'"
+                        ));
+                    }
+                }
+            }
+            (v, _) => {
+                return Err(format!(
+                    "option '{name}' does not apply to {} (its options: {})",
+                    v.name(),
+                    v.options()
+                        .iter()
+                        .map(|o| o.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The current value of every option, as `set_option` reads it.
+    pub fn option_values(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Variant::Kalah(r) => vec![
+                ("Pits", r.pits.to_string()),
+                ("Seeds", r.seeds.to_string()),
+                (
+                    "Capture",
+                    match r.capture {
+                        Capture::Standard => "standard",
+                        Capture::Empty => "empty",
+                    }
+                    .to_string(),
+                ),
+            ],
+            Variant::Oware(r) => vec![
+                ("Pits", r.houses.to_string()),
+                ("Seeds", r.seeds.to_string()),
+                (
+                    "Rules",
+                    match r.rules {
+                        RuleSet::Awari => "awari",
+                        RuleSet::Abapa => "abapa",
+                    }
+                    .to_string(),
+                ),
+                (
+                    "Repetition",
+                    match r.repetition {
+                        Repetition::OwnSide => "own-side",
+                        Repetition::Split => "split",
+                    }
+                    .to_string(),
+                ),
+            ],
+        }
+    }
+
+    /// Runs `visitor` with this variant's game type and rules.
+    pub fn visit<V: VariantVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            Variant::Kalah(r) => visitor.visit::<Kalah>(*r),
+            Variant::Oware(r) => visitor.visit::<Oware>(*r),
+        }
+    }
+}
+
+/// Folds a few words into a 64-bit hash: cheap, and mixes well enough for
+/// transposition tables (every input bit reaches every output bit).
+pub(crate) fn mix_words(words: &[u64]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = 0x243F_6A88_85A3_08D3;
+    for &w in words {
+        h = (h ^ w).wrapping_mul(K).rotate_left(29);
+    }
+    h ^= h >> 32;
+    h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^ (h >> 29)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_case_insensitive_and_checked() {
+        let mut v = Variant::by_name("Mancala").unwrap();
+        v.set_option("PITS", "4").unwrap();
+        v.set_option("capture", "EMPTY").unwrap();
+        assert_eq!(
+            v,
+            Variant::Kalah(KalahRules {
+                pits: 4,
+                seeds: 4,
+                capture: Capture::Empty
+            })
+        );
+        assert!(v.set_option("Pits", "9").unwrap_err().contains("1..8"));
+        assert!(v.set_option("Seeds", "-1").unwrap_err().contains("Seeds"));
+        assert!(
+            v.set_option("Rules", "abapa")
+                .unwrap_err()
+                .contains("does not apply")
+        );
+        let mut o = Variant::by_name("awari").unwrap();
+        o.set_option("rules", "abapa").unwrap();
+        o.set_option("repetition", "split").unwrap();
+        assert_eq!(o.option_values()[2].1, "abapa");
+        assert_eq!(o.option_values()[3].1, "split");
+        assert!(
+            Variant::by_name("chess")
+                .unwrap_err()
+                .contains("unknown variant")
+        );
+    }
+}

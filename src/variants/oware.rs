@@ -1,0 +1,423 @@
+//! Oware / Awari, as `shared/rules/oware.md`.
+//!
+//! The houses are one array in sowing order: South's `0..m`, North's `m..2m`.
+//! South's house `i` faces cell `2m-1-i`. Stores hold captured seeds and are
+//! never sown into.
+
+use super::two_row::{self, MAX_PITS};
+use crate::game::{Game, MoveError, NotationError, Outcome, Side};
+
+/// Most seeds per house at the start (so that every count fits a byte).
+pub const MAX_SEEDS: u8 = 15;
+
+/// What may be done to an opponent who would be left without seeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSet {
+    /// The seeds' rule (Romein & Bal): a starving move, grand slam included,
+    /// is illegal while another move exists; a forced one ends the game and
+    /// the mover takes what is left.
+    Awari,
+    /// World Oware Federation: a grand slam is legal but captures nothing; an
+    /// opponent with no seeds must be fed, and if nobody can, the game ends and
+    /// the player to move takes what is left.
+    Abapa,
+}
+
+/// How a repeated position is scored; either way the game ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Repetition {
+    /// Each player takes the seeds on his own side.
+    OwnSide,
+    /// The seeds left are divided equally (an odd seed goes to nobody).
+    Split,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OwareRules {
+    pub houses: u8,
+    pub seeds: u8,
+    pub rules: RuleSet,
+    pub repetition: Repetition,
+}
+
+impl Default for OwareRules {
+    fn default() -> Self {
+        OwareRules {
+            houses: 6,
+            seeds: 4,
+            rules: RuleSet::Awari,
+            repetition: Repetition::OwnSide,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Oware {
+    /// Houses `0..2m`, then the two stores at `16` (South) and `17` (North).
+    cells: [u8; 24],
+    houses: u8,
+    seeds: u8,
+    rules: RuleSet,
+    repetition: Repetition,
+    side: Side,
+}
+
+const STORE: usize = 2 * MAX_PITS;
+
+pub type HouseMove = u8;
+
+/// What one sowing does, before the starvation rules are applied.
+struct Sown {
+    next: Oware,
+    /// The opponent's row is empty after the move.
+    starves: bool,
+    /// The move captured every seed of the opponent's row.
+    grand_slam: bool,
+}
+
+impl Oware {
+    fn m(&self) -> usize {
+        self.houses as usize
+    }
+
+    fn row_range(&self, side: Side) -> std::ops::Range<usize> {
+        let m = self.m();
+        if side == Side::South { 0..m } else { m..2 * m }
+    }
+
+    fn row_seeds(&self, side: Side) -> u32 {
+        self.cells[self.row_range(side)]
+            .iter()
+            .map(|&v| v as u32)
+            .sum()
+    }
+
+    pub fn store(&self, side: Side) -> u32 {
+        self.cells[STORE + side.index()] as u32
+    }
+
+    /// Seeds in `side`'s house `index` (0-based from that side's left).
+    pub fn house(&self, side: Side, index: usize) -> u8 {
+        self.cells[self.row_range(side).start + index]
+    }
+
+    pub fn board(&self) -> Vec<u8> {
+        self.cells[..2 * self.m()].to_vec()
+    }
+
+    fn total(&self) -> u32 {
+        2 * self.houses as u32 * self.seeds as u32
+    }
+
+    /// Sows from the mover's house `mv` and takes captures, with the grand
+    /// slam captured or not as `capture_grand_slam` says.
+    fn sow(&self, mv: HouseMove, capture_grand_slam: bool) -> Sown {
+        let mut next = *self;
+        let m = self.m();
+        let ring = 2 * m;
+        let side = self.side;
+        let b = &mut next.cells;
+        let from = self.row_range(side).start + mv as usize;
+        let seeds = b[from] as usize;
+        b[from] = 0;
+        // Every lap skips the origin, so a lap is 2m-1 houses.
+        let lap = ring - 1;
+        let full = (seeds / lap) as u8;
+        let rem = seeds % lap;
+        if full > 0 {
+            for (j, c) in b[..ring].iter_mut().enumerate() {
+                if j != from {
+                    *c += full;
+                }
+            }
+        }
+        let mut last = from;
+        for _ in 0..rem {
+            last += 1;
+            if last == ring {
+                last = 0;
+            }
+            if last == from {
+                last += 1;
+                if last == ring {
+                    last = 0;
+                }
+            }
+            b[last] += 1;
+        }
+        if rem == 0 {
+            // A whole number of laps ends in the house before the origin.
+            last = if from == 0 { ring - 1 } else { from - 1 };
+        }
+
+        let opp = self.row_range(side.other());
+        let opp_before: u32 = b[opp.clone()].iter().map(|&v| v as u32).sum();
+        let mut taken = 0u32;
+        let mut h = last;
+        let mut chain = Vec::new();
+        while opp.contains(&h) && (b[h] == 2 || b[h] == 3) {
+            taken += b[h] as u32;
+            chain.push(h);
+            if h == opp.start {
+                break;
+            }
+            h -= 1;
+        }
+        let grand_slam = taken > 0 && taken == opp_before;
+        if taken > 0 && (!grand_slam || capture_grand_slam) {
+            for h in chain {
+                b[h] = 0;
+            }
+            b[STORE + side.index()] += taken as u8;
+        }
+        let starves = next.row_seeds(side.other()) == 0;
+        next.side = side.other();
+        Sown {
+            next,
+            starves,
+            grand_slam,
+        }
+    }
+
+    /// Candidate moves (non-empty own houses), left to right.
+    fn candidates(&self) -> impl Iterator<Item = HouseMove> + '_ {
+        self.cells[self.row_range(self.side)]
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v > 0)
+            .map(|(i, _)| i as u8)
+    }
+
+    /// Whether some move leaves the opponent seeds.
+    fn can_feed(&self) -> bool {
+        self.candidates().any(|mv| !self.sow(mv, true).starves)
+    }
+
+    /// The opponent can be starved only when his row is empty or every seed of
+    /// his could end up in a captured house (at most two before sowing): a cheap
+    /// test that spares the full sowing in most positions.
+    fn starving_possible(&self) -> bool {
+        let opp = self.row_range(self.side.other());
+        self.cells[opp].iter().all(|&v| v <= 2)
+    }
+
+    fn legal_into(&self, out: &mut Vec<HouseMove>) {
+        out.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        if !self.starving_possible() {
+            out.extend(self.candidates());
+            return;
+        }
+        let feeding = |mv: &HouseMove| {
+            let s = self.sow(*mv, self.rules == RuleSet::Awari);
+            !s.starves
+        };
+        out.extend(self.candidates().filter(feeding));
+        if out.is_empty() && self.rules == RuleSet::Awari {
+            // Every move starves him: any may be played, and the game ends.
+            out.extend(self.candidates());
+        }
+    }
+
+    /// Why `mv` (a non-empty house) is illegal, if it is.
+    fn illegal_reason(&self, mv: HouseMove) -> Option<String> {
+        let mut legal = Vec::new();
+        self.legal_into(&mut legal);
+        if legal.contains(&mv) {
+            return None;
+        }
+        let s = self.sow(mv, true);
+        let letter = two_row::pit_letter(self.side, mv as usize);
+        Some(if s.grand_slam {
+            format!(
+                "{letter} captures every seed of the opponent (grand slam) while another move leaves him seeds"
+            )
+        } else {
+            format!("{letter} leaves the opponent without seeds while another move gives him some")
+        })
+    }
+}
+
+impl Game for Oware {
+    type Move = HouseMove;
+    type Rules = OwareRules;
+
+    const CAN_REPEAT: bool = true;
+
+    fn start(rules: &OwareRules) -> Oware {
+        let mut cells = [0u8; 24];
+        cells[..2 * rules.houses as usize].fill(rules.seeds);
+        Oware {
+            cells,
+            houses: rules.houses,
+            seeds: rules.seeds,
+            rules: rules.rules,
+            repetition: rules.repetition,
+            side: Side::South,
+        }
+    }
+
+    fn rules(&self) -> OwareRules {
+        OwareRules {
+            houses: self.houses,
+            seeds: self.seeds,
+            rules: self.rules,
+            repetition: self.repetition,
+        }
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self, out: &mut Vec<HouseMove>) {
+        self.legal_into(out);
+    }
+
+    fn count_legal_moves(&self) -> usize {
+        if self.starving_possible() {
+            let mut moves = Vec::new();
+            self.legal_into(&mut moves);
+            return moves.len();
+        }
+        if self.outcome().is_some() {
+            return 0;
+        }
+        self.candidates().count()
+    }
+
+    fn play(&self, mv: HouseMove) -> Oware {
+        let s = self.sow(mv, self.rules == RuleSet::Awari);
+        let mut next = s.next;
+        if s.starves && self.rules == RuleSet::Awari {
+            // The opponent cannot move: the mover takes every seed left.
+            let rest = next.row_seeds(Side::South) + next.row_seeds(Side::North);
+            next.cells[..2 * self.m()].fill(0);
+            next.cells[STORE + self.side.index()] += rest as u8;
+        }
+        next
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let (s, n) = (self.store(Side::South), self.store(Side::North));
+        let half = self.total() / 2;
+        if s > half || n > half {
+            return Some(Outcome::by_count(s, n));
+        }
+        let rest = self.row_seeds(Side::South) + self.row_seeds(Side::North);
+        let mover = self.side;
+        let add = |side: Side, seeds: u32| {
+            let mut counts = [s, n];
+            counts[side.index()] += seeds;
+            Outcome::by_count(counts[0], counts[1])
+        };
+        if self.row_seeds(mover) == 0 {
+            // He cannot move: what is left goes to the player who moved last.
+            return Some(add(mover.other(), rest));
+        }
+        if self.rules == RuleSet::Abapa && self.row_seeds(mover.other()) == 0 && !self.can_feed() {
+            return Some(add(mover, rest));
+        }
+        None
+    }
+
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        let (s, n) = (self.store(Side::South), self.store(Side::North));
+        Some(match self.repetition {
+            Repetition::OwnSide => Outcome::by_count(
+                s + self.row_seeds(Side::South),
+                n + self.row_seeds(Side::North),
+            ),
+            Repetition::Split => {
+                let half = (self.row_seeds(Side::South) + self.row_seeds(Side::North)) / 2;
+                Outcome::by_count(s + half, n + half)
+            }
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        let w = |k: usize| u64::from_le_bytes(self.cells[8 * k..8 * k + 8].try_into().unwrap());
+        let meta = (self.side as u64)
+            | (self.houses as u64) << 8
+            | (self.rules as u64) << 16
+            | (self.repetition as u64) << 24
+            | (self.seeds as u64) << 32;
+        super::mix_words(&[w(0), w(1), w(2), meta])
+    }
+
+    fn parse_move(&self, text: &str) -> Result<HouseMove, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let i = two_row::parse_pit(text, self.side, self.m())?;
+        if self.house(self.side, i) == 0 {
+            return Err(MoveError::Illegal(format!(
+                "house {} is empty",
+                two_row::pit_letter(self.side, i)
+            )));
+        }
+        match self.illegal_reason(i as u8) {
+            Some(reason) => Err(MoveError::Illegal(reason)),
+            None => Ok(i as u8),
+        }
+    }
+
+    fn format_move(&self, mv: HouseMove) -> String {
+        two_row::pit_letter(self.side, mv as usize).to_string()
+    }
+
+    fn from_notation(rules: &OwareRules, text: &str) -> Result<Oware, NotationError> {
+        let f = two_row::parse_fields(text)?;
+        f.check_total("oware", rules.seeds as u32)?;
+        let mut cells = [0u8; 24];
+        cells
+            .iter_mut()
+            .zip(&f.board)
+            .for_each(|(c, &v)| *c = v as u8);
+        cells[STORE] = f.stores[0] as u8;
+        cells[STORE + 1] = f.stores[1] as u8;
+        Ok(Oware {
+            cells,
+            houses: f.pits as u8,
+            seeds: rules.seeds,
+            rules: rules.rules,
+            repetition: rules.repetition,
+            side: f.side,
+        })
+    }
+
+    fn to_notation(&self) -> String {
+        two_row::format_fields(
+            &self.board(),
+            [self.store(Side::South), self.store(Side::North)],
+            self.side,
+        )
+    }
+
+    fn diagram(&self) -> String {
+        two_row::diagram(
+            &self.board(),
+            [self.store(Side::South), self.store(Side::North)],
+            self.side,
+        )
+    }
+}
+
+/// Checks a rules value against the sizes kete supports.
+pub fn check_rules(rules: &OwareRules) -> Result<(), String> {
+    if !(1..=MAX_PITS as u8).contains(&rules.houses) {
+        return Err(format!(
+            "oware houses must be 1..{MAX_PITS}, got {}",
+            rules.houses
+        ));
+    }
+    if !(1..=MAX_SEEDS).contains(&rules.seeds) {
+        return Err(format!(
+            "oware seeds must be 1..{MAX_SEEDS}, got {}",
+            rules.seeds
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! What the two-row games (Kalah, Oware, En Dodoi) share: pit-letter moves and
+//! the position token `pits-…-store-store-side`. Only notation lives here; each
+//! game keeps its own rules.
+
+use crate::game::{MoveError, NotationError, Side};
+
+/// Most pits per row any two-row variant supports.
+pub const MAX_PITS: usize = 8;
+
+/// A two-row position token, read but not yet checked against a variant's rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fields {
+    /// Pits per row.
+    pub pits: usize,
+    /// Both rows in sowing order from South's first pit (2 × `pits` values).
+    pub board: Vec<u32>,
+    /// South's and North's store (captured seeds).
+    pub stores: [u32; 2],
+    pub side: Side,
+}
+
+impl Fields {
+    pub fn total(&self) -> u32 {
+        self.board.iter().sum::<u32>() + self.stores[0] + self.stores[1]
+    }
+
+    /// Checks that the seed total is the one the variant starts with.
+    pub fn check_total(&self, variant: &str, seeds_per_pit: u32) -> Result<(), NotationError> {
+        let expected = 2 * self.pits as u32 * seeds_per_pit;
+        let total = self.total();
+        if total != expected {
+            return Err(NotationError(format!(
+                "seed total is {total}, but {variant} with {} pits and {seeds_per_pit} seeds per pit \
+                 has {expected} (the board size follows from the number of fields; the seeds per \
+                 pit come from the Seeds option)",
+                self.pits
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Reads `h1-…-h2m-s1-s2-S|N`: 2m pits, two stores and the side to move.
+pub fn parse_fields(text: &str) -> Result<Fields, NotationError> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(NotationError("empty position".into()));
+    }
+    if let Some(c) = text.chars().find(|c| c.is_whitespace()) {
+        return Err(NotationError(format!(
+            "a position is one token without spaces, found {c:?}"
+        )));
+    }
+    let fields: Vec<&str> = text.split('-').collect();
+    let last = fields[fields.len() - 1];
+    let side = match last {
+        "S" | "s" => Side::South,
+        "N" | "n" => Side::North,
+        _ if !last.is_empty() && last.chars().all(|c| c.is_ascii_digit()) => {
+            return Err(NotationError(format!(
+                "the side to move is missing: field {} is '{last}', expected S or N",
+                fields.len()
+            )));
+        }
+        _ => {
+            return Err(NotationError(format!(
+                "field {} (side to move) is '{last}', expected S or N",
+                fields.len()
+            )));
+        }
+    };
+    let n = fields.len();
+    if n < 5 || n % 2 == 0 || (n - 3) / 2 > MAX_PITS {
+        return Err(NotationError(format!(
+            "{n} fields: a two-row position has 2m pits, two stores and the side to move \
+             (2m+3 fields, m = 1..{MAX_PITS})"
+        )));
+    }
+    let mut values = Vec::with_capacity(n - 1);
+    for (i, f) in fields[..n - 1].iter().enumerate() {
+        let what = if i < n - 3 {
+            "pit"
+        } else if i == n - 3 {
+            "South's store"
+        } else {
+            "North's store"
+        };
+        if f.is_empty() {
+            return Err(NotationError(format!("field {} ({what}) is empty", i + 1)));
+        }
+        if !f.chars().all(|c| c.is_ascii_digit()) {
+            return Err(NotationError(format!(
+                "field {} ({what}) is '{f}', not a number of seeds",
+                i + 1
+            )));
+        }
+        let v: u32 = f.parse().ok().filter(|v| *v <= 255).ok_or_else(|| {
+            NotationError(format!("field {} ({what}) is {f}: too many seeds", i + 1))
+        })?;
+        values.push(v);
+    }
+    let pits = (n - 3) / 2;
+    Ok(Fields {
+        pits,
+        stores: [values[2 * pits], values[2 * pits + 1]],
+        board: values[..2 * pits].to_vec(),
+        side,
+    })
+}
+
+/// Writes the token `parse_fields` reads.
+pub fn format_fields(board: &[u8], stores: [u32; 2], side: Side) -> String {
+    let mut s = String::with_capacity(4 * board.len() + 8);
+    for v in board {
+        s.push_str(&v.to_string());
+        s.push('-');
+    }
+    s.push_str(&format!("{}-{}-{}", stores[0], stores[1], side.letter()));
+    s
+}
+
+/// The letter of pit `index` (0-based from its owner's left).
+pub fn pit_letter(side: Side, index: usize) -> char {
+    let base = if side == Side::South { b'A' } else { b'a' };
+    (base + index as u8) as char
+}
+
+/// Reads a pit letter of the side to move; either case is accepted because
+/// only the mover's pits can be meant.
+pub fn parse_pit(text: &str, side: Side, pits: usize) -> Result<usize, MoveError> {
+    let t = text.trim();
+    let mut chars = t.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return Err(MoveError::Syntax(format!(
+            "'{t}': a move is one pit letter ({}..{})",
+            pit_letter(side, 0),
+            pit_letter(side, pits - 1)
+        )));
+    };
+    if !c.is_ascii_alphabetic() {
+        return Err(MoveError::Syntax(format!(
+            "'{t}': a move is one pit letter ({}..{})",
+            pit_letter(side, 0),
+            pit_letter(side, pits - 1)
+        )));
+    }
+    let index = (c.to_ascii_lowercase() as u8 - b'a') as usize;
+    if index >= pits {
+        return Err(MoveError::Illegal(format!(
+            "'{t}': there is no pit {} on a board of {pits} pits per side",
+            pit_letter(side, index)
+        )));
+    }
+    Ok(index)
+}
+
+/// Draws a two-row board: North's row on top (his left at the right), the
+/// stores at the ends, South's row below.
+pub fn diagram(board: &[u8], stores: [u32; 2], side: Side) -> String {
+    let m = board.len() / 2;
+    let cell = |v: u8| format!("{v:>3} ");
+    let mut out = String::new();
+    out.push_str("      ");
+    for j in (0..m).rev() {
+        out.push_str(&format!("  {} ", pit_letter(Side::North, j)));
+    }
+    out.push('\n');
+    out.push_str("      ");
+    for j in (0..m).rev() {
+        out.push_str(&cell(board[m + j]));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{:>4}  {}{:>4}\n",
+        stores[1],
+        " ".repeat(4 * m),
+        stores[0]
+    ));
+    out.push_str("      ");
+    for v in &board[..m] {
+        out.push_str(&cell(*v));
+    }
+    out.push('\n');
+    out.push_str("      ");
+    for i in 0..m {
+        out.push_str(&format!("  {} ", pit_letter(Side::South, i)));
+    }
+    out.push('\n');
+    out.push_str(&format!(
+        "{} to move\n",
+        if side == Side::South {
+            "South"
+        } else {
+            "North"
+        }
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_errors_name_the_field_and_problem() {
+        let e = parse_fields("4-4-x-4-4-4-4-4-4-4-4-4-0-0-S").unwrap_err();
+        assert!(e.0.contains("field 3") && e.0.contains("'x'"), "{e}");
+        let e = parse_fields("4-4-4-4-4-4-4-4-4-4-4-4-0-0").unwrap_err();
+        assert!(e.0.contains("side to move is missing"), "{e}");
+        let e = parse_fields("4-4-4-4-4-4-4-4-4-4-4-4-0-0-X").unwrap_err();
+        assert!(e.0.contains("field 15") && e.0.contains("'X'"), "{e}");
+        let e = parse_fields("4-4-4-4-4-4-4-4-4-4-4-0-0-S").unwrap_err();
+        assert!(e.0.contains("14 fields"), "{e}");
+        let e = parse_fields("4--4-4-4-4-4-4-4-4-4-4-0-0-S").unwrap_err();
+        assert!(e.0.contains("field 2") && e.0.contains("empty"), "{e}");
+        let e = parse_fields("4-4-4-4-4-4-4-4-4-4-4-4-99999999999999999999-0-S").unwrap_err();
+        assert!(e.0.contains("field 13") && e.0.contains("too many"), "{e}");
+        let e = parse_fields("").unwrap_err();
+        assert!(e.0.contains("empty"), "{e}");
+    }
+
+    #[test]
+    fn fields_round_trip() {
+        let f = parse_fields("1-2-3-4-5-6-0-S").unwrap_err();
+        assert!(f.0.contains("fields"), "{f}");
+        let f = parse_fields("1-2-3-4-5-6-N").unwrap();
+        assert_eq!(f.pits, 2);
+        assert_eq!(f.board, vec![1, 2, 3, 4]);
+        assert_eq!(f.stores, [5, 6]);
+        assert_eq!(f.side, Side::North);
+        assert_eq!(
+            format_fields(&[1, 2, 3, 4], [5, 6], Side::North),
+            "1-2-3-4-5-6-N"
+        );
+    }
+
+    #[test]
+    fn pit_letters_accept_either_case() {
+        assert_eq!(parse_pit("c", Side::South, 6), Ok(2));
+        assert_eq!(parse_pit("C", Side::North, 6), Ok(2));
+        assert!(matches!(
+            parse_pit("G", Side::South, 6),
+            Err(MoveError::Illegal(_))
+        ));
+        assert!(matches!(
+            parse_pit("CC", Side::South, 6),
+            Err(MoveError::Syntax(_))
+        ));
+        assert!(matches!(
+            parse_pit("3", Side::South, 6),
+            Err(MoveError::Syntax(_))
+        ));
+        assert!(matches!(
+            parse_pit("", Side::South, 6),
+            Err(MoveError::Syntax(_))
+        ));
+    }
+}
