@@ -1,10 +1,12 @@
 //! Kalah(m,n), as `shared/rules/kalah.md`.
 //!
-//! The board is one array in sowing order: South's pits `0..m`, South's store
-//! `m`, North's pits `m+1..=2m`, North's store `2m+1`. South's pit `i` faces
-//! cell `2m - i`, which works for both sides.
+//! Each row is one word, pit `i` from its owner's left in byte `i` (South's row
+//! in word 0, North's in word 1); the stores are bytes 0 and 1 of word 2. A
+//! sowing is then a few masked additions instead of a loop over seeds, and
+//! "a row is empty" is a word compared with zero. South's pit `i` faces North's
+//! pit `m-1-i`.
 
-use super::two_row::{self, MAX_PITS};
+use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{Game, MoveError, NotationError, Outcome, Side};
 
 /// Most seeds per pit at the start (so that every count fits a byte).
@@ -36,10 +38,10 @@ impl Default for KalahRules {
     }
 }
 
-/// A Kalah position. 24 cells so that the board hashes as three words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Kalah {
-    cells: [u8; 24],
+    /// South's row, North's row, the stores.
+    w: [u64; 3],
     pits: u8,
     seeds: u8,
     capture: Capture,
@@ -50,53 +52,28 @@ pub struct Kalah {
 pub type PitMove = u8;
 
 impl Kalah {
-    fn m(&self) -> usize {
-        self.pits as usize
-    }
-
-    fn own_start(&self, side: Side) -> usize {
-        if side == Side::South { 0 } else { self.m() + 1 }
-    }
-
-    fn store_index(&self, side: Side) -> usize {
-        if side == Side::South {
-            self.m()
-        } else {
-            2 * self.m() + 1
-        }
-    }
-
-    fn row(&self, side: Side) -> &[u8] {
-        let s = self.own_start(side);
-        &self.cells[s..s + self.m()]
-    }
-
-    fn row_seeds(&self, side: Side) -> u32 {
-        self.row(side).iter().map(|&v| v as u32).sum()
-    }
-
     pub fn store(&self, side: Side) -> u32 {
-        self.cells[self.store_index(side)] as u32
+        byte(self.w[2], side.index() as u32)
     }
 
     /// Seeds in `side`'s pit `index` (0-based from that side's left).
     pub fn pit(&self, side: Side, index: usize) -> u8 {
-        self.cells[self.own_start(side) + index]
+        byte(self.w[side.index()], index as u32) as u8
     }
 
     /// The board in sowing order from South's first pit, stores left out.
     pub fn board(&self) -> Vec<u8> {
-        let mut b = self.row(Side::South).to_vec();
-        b.extend_from_slice(self.row(Side::North));
-        b
+        let m = self.pits as usize;
+        let row = |w: u64| w.to_le_bytes().into_iter().take(m);
+        row(self.w[0]).chain(row(self.w[1])).collect()
     }
 
     fn over(&self) -> bool {
-        self.row_empty(Side::South) || self.row_empty(Side::North)
+        self.w[0] == 0 || self.w[1] == 0
     }
 
-    fn row_empty(&self, side: Side) -> bool {
-        self.row(side).iter().all(|&v| v == 0)
+    fn stores(&self) -> [u32; 2] {
+        [self.store(Side::South), self.store(Side::North)]
     }
 }
 
@@ -108,14 +85,9 @@ impl Game for Kalah {
     const CAN_REPEAT: bool = false;
 
     fn start(rules: &KalahRules) -> Kalah {
-        let mut cells = [0u8; 24];
-        let m = rules.pits as usize;
-        for i in 0..m {
-            cells[i] = rules.seeds;
-            cells[m + 1 + i] = rules.seeds;
-        }
+        let row = ONES * rules.seeds as u64 & low_bytes(rules.pits as u32);
         Kalah {
-            cells,
+            w: [row, row, 0],
             pits: rules.pits,
             seeds: rules.seeds,
             capture: rules.capture,
@@ -141,84 +113,90 @@ impl Game for Kalah {
             return;
         }
         // Right to left: moves near the store tend to be the extra turns.
-        for (i, &v) in self.row(self.side).iter().enumerate().rev() {
-            if v > 0 {
-                out.push(i as u8);
-            }
-        }
+        out.extend(two_row::occupied_right_to_left(self.w[self.side.index()]));
     }
 
     fn count_legal_moves(&self) -> usize {
         if self.over() {
             return 0;
         }
-        self.row(self.side).iter().filter(|&&v| v > 0).count()
+        nonzero_bytes(self.w[self.side.index()]).count_ones() as usize
     }
 
     fn play(&self, mv: PitMove) -> Kalah {
-        let mut next = *self;
-        let m = self.m();
-        let side = self.side;
-        let b = &mut next.cells;
-        let from = self.own_start(side) + mv as usize;
-        let own_store = self.store_index(side);
-        let skip = self.store_index(side.other());
-        let ring = 2 * m + 2;
-        let lap = (2 * m + 1) as u8;
+        let m = self.pits as u32;
+        let s = self.side.index();
+        let f = mv as u32;
+        let mut own = self.w[s];
+        let mut opp = self.w[1 - s];
+        let mut stores = self.w[2];
+        let row = ONES & low_bytes(m);
+        let store_bit = 1u64 << (8 * s);
 
-        let seeds = b[from];
+        let seeds = byte(own, f);
         debug_assert!(seeds > 0, "move from an empty pit");
-        b[from] = 0;
-        // Whole laps put one seed in every place but the opponent's store; the
-        // origin is one of the places, so a full lap ends there.
-        let full = seeds / lap;
-        let rem = seeds % lap;
+        own &= !(0xFF << (8 * f));
+        // A lap is the own pits after the origin, the own store, the opponent's
+        // pits and the own pits up to the origin: 2m+1 places.
+        let lap = 2 * m + 1;
+        let (full, r) = if seeds < lap {
+            (0, seeds)
+        } else {
+            (seeds / lap, seeds % lap)
+        };
         if full > 0 {
-            for (j, c) in b[..ring].iter_mut().enumerate() {
-                if j != skip {
-                    *c += full;
-                }
-            }
+            own += full as u64 * row;
+            opp += full as u64 * row;
+            stores += full as u64 * store_bit;
         }
-        let mut last = from;
-        for _ in 0..rem {
-            last += 1;
-            if last == ring {
-                last = 0;
+        let after = m - 1 - f;
+        let n1 = r.min(after);
+        own += ONES & low_bytes(f + 1 + n1) & !low_bytes(f + 1);
+        let mut rest = r - n1;
+        if rest > 0 {
+            stores += store_bit;
+            rest -= 1;
+        }
+        let n3 = rest.min(m);
+        opp += ONES & low_bytes(n3);
+        own += ONES & low_bytes(rest - n3);
+
+        // Where the last seed fell: an own pit (Some), or elsewhere (None).
+        let extra_turn = r == after + 1;
+        let last_own = if r == 0 {
+            Some(f)
+        } else if r <= after {
+            Some(f + r)
+        } else if r > after + 1 + m {
+            Some(r - after - 2 - m)
+        } else {
+            None
+        };
+        if let Some(i) = last_own
+            && byte(own, i) == 1
+        {
+            let facing = m - 1 - i;
+            let taken = byte(opp, facing) as u64;
+            if taken > 0 || self.capture == Capture::Empty {
+                stores += (taken + 1) * store_bit;
+                own &= !(0xFF << (8 * i));
+                opp &= !(0xFF << (8 * facing));
             }
-            if last == skip {
-                last += 1;
-                if last == ring {
-                    last = 0;
-                }
-            }
-            b[last] += 1;
         }
 
-        let own_start = self.own_start(side);
-        let extra_turn = last == own_store;
-        if !extra_turn && last >= own_start && last < own_start + m && b[last] == 1 {
-            let opposite = 2 * m - last;
-            if b[opposite] > 0 || self.capture == Capture::Empty {
-                b[own_store] += b[opposite] + 1;
-                b[opposite] = 0;
-                b[last] = 0;
-            }
-        }
-
-        if next.over() {
+        let mut next = *self;
+        if own == 0 || opp == 0 {
             // The game ends at once, even on an extra turn: each player banks
             // the seeds on his own side.
-            for s in [Side::South, Side::North] {
-                let start = next.own_start(s);
-                let seeds = next.row_seeds(s) as u8;
-                let store = next.store_index(s);
-                next.cells[store] += seeds;
-                next.cells[start..start + m].fill(0);
-            }
+            stores += byte_sum(own) as u64 * store_bit + ((byte_sum(opp) as u64) << (8 * (1 - s)));
+            own = 0;
+            opp = 0;
         }
+        next.w[s] = own;
+        next.w[1 - s] = opp;
+        next.w[2] = stores;
         if !extra_turn {
-            next.side = side.other();
+            next.side = self.side.other();
         }
         next
     }
@@ -228,25 +206,24 @@ impl Game for Kalah {
             return None;
         }
         Some(Outcome::by_count(
-            self.store(Side::South) + self.row_seeds(Side::South),
-            self.store(Side::North) + self.row_seeds(Side::North),
+            self.store(Side::South) + byte_sum(self.w[0]),
+            self.store(Side::North) + byte_sum(self.w[1]),
         ))
     }
 
     fn hash(&self) -> u64 {
-        let w = |k: usize| u64::from_le_bytes(self.cells[8 * k..8 * k + 8].try_into().unwrap());
-        let meta = (self.side as u64)
-            | (self.pits as u64) << 8
-            | (self.capture as u64) << 16
-            | (self.seeds as u64) << 24;
-        super::mix_words(&[w(0), w(1), w(2), meta])
+        let meta = (self.side as u64) << 16
+            | (self.pits as u64) << 24
+            | (self.capture as u64) << 32
+            | (self.seeds as u64) << 40;
+        super::mix_words(&[self.w[0], self.w[1], self.w[2] | meta])
     }
 
     fn parse_move(&self, text: &str) -> Result<PitMove, MoveError> {
         if self.over() {
             return Err(MoveError::GameOver);
         }
-        let i = two_row::parse_pit(text, self.side, self.m())?;
+        let i = two_row::parse_pit(text, self.side, self.pits as usize)?;
         if self.pit(self.side, i) == 0 {
             return Err(MoveError::Illegal(format!(
                 "pit {} is empty",
@@ -264,19 +241,9 @@ impl Game for Kalah {
         let f = two_row::parse_fields(text)?;
         f.check_total("kalah", rules.seeds as u32)?;
         let m = f.pits;
-        let mut cells = [0u8; 24];
-        cells[..m]
-            .iter_mut()
-            .zip(&f.board[..m])
-            .for_each(|(c, &v)| *c = v as u8);
-        cells[m] = f.stores[0] as u8;
-        cells[m + 1..2 * m + 1]
-            .iter_mut()
-            .zip(&f.board[m..])
-            .for_each(|(c, &v)| *c = v as u8);
-        cells[2 * m + 1] = f.stores[1] as u8;
+        let row = |vals: &[u32]| vals.iter().rev().fold(0u64, |w, &v| w << 8 | v as u64);
         Ok(Kalah {
-            cells,
+            w: [row(&f.board[..m]), row(&f.board[m..]), row(&f.stores)],
             pits: m as u8,
             seeds: rules.seeds,
             capture: rules.capture,
@@ -285,19 +252,11 @@ impl Game for Kalah {
     }
 
     fn to_notation(&self) -> String {
-        two_row::format_fields(
-            &self.board(),
-            [self.store(Side::South), self.store(Side::North)],
-            self.side,
-        )
+        two_row::format_fields(&self.board(), self.stores(), self.side)
     }
 
     fn diagram(&self) -> String {
-        two_row::diagram(
-            &self.board(),
-            [self.store(Side::South), self.store(Side::North)],
-            self.side,
-        )
+        two_row::diagram(&self.board(), self.stores(), self.side)
     }
 }
 

@@ -7,6 +7,48 @@ use crate::game::{MoveError, NotationError, Side};
 /// Most pits per row any two-row variant supports.
 pub const MAX_PITS: usize = 8;
 
+/// One row of a board as a word: pit `i` (from the owner's left) is byte `i`.
+/// Rows of at most 8 pits fit, and whole-row tests become word tests.
+pub const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// A mask of the bytes `0..n` (n = 0..=8).
+#[inline]
+pub fn low_bytes(n: u32) -> u64 {
+    u64::MAX.checked_shr(64 - 8 * n).unwrap_or(0)
+}
+
+/// Bit 7 of every byte of `w` that is not zero.
+#[inline]
+pub fn nonzero_bytes(w: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    (((w & LOW7) + LOW7) | w) & !LOW7
+}
+
+/// The sum of the bytes of `w`, which must be below 256.
+#[inline]
+pub fn byte_sum(w: u64) -> u32 {
+    (w.wrapping_mul(ONES) >> 56) as u32
+}
+
+#[inline]
+pub fn byte(w: u64, i: u32) -> u32 {
+    ((w >> (8 * i)) & 0xFF) as u32
+}
+
+/// The pit indices of the non-zero bytes of a row, right to left.
+#[inline]
+pub fn occupied_right_to_left(w: u64) -> impl Iterator<Item = u8> {
+    let mut bits = nonzero_bytes(w);
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let top = 63 - bits.leading_zeros();
+        bits &= !(1u64 << top);
+        Some((top / 8) as u8)
+    })
+}
+
 /// A two-row position token, read but not yet checked against a variant's rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fields {
@@ -217,6 +259,18 @@ mod tests {
         assert!(e.0.contains("field 13") && e.0.contains("too many"), "{e}");
         let e = parse_fields("").unwrap_err();
         assert!(e.0.contains("empty"), "{e}");
+    }
+
+    #[test]
+    fn word_helpers() {
+        assert_eq!(low_bytes(0), 0);
+        assert_eq!(low_bytes(3), 0xFF_FFFF);
+        assert_eq!(low_bytes(8), u64::MAX);
+        assert_eq!(nonzero_bytes(0x0080_0001_0000_FF00), 0x0080_0080_0000_8000);
+        assert_eq!(byte_sum(0x0102_0304_0506_0708), 36);
+        assert_eq!(byte(0x0102_0304_0506_0708, 1), 7);
+        let v: Vec<u8> = occupied_right_to_left(0x0000_0300_0001_0200).collect();
+        assert_eq!(v, vec![5, 2, 1]);
     }
 
     #[test]
