@@ -85,7 +85,7 @@ impl Game for Kalah {
     const CAN_REPEAT: bool = false;
 
     fn start(rules: &KalahRules) -> Kalah {
-        let row = ONES * rules.seeds as u64 & low_bytes(rules.pits as u32);
+        let row = (ONES * rules.seeds as u64) & low_bytes(rules.pits as u32);
         Kalah {
             w: [row, row, 0],
             pits: rules.pits,

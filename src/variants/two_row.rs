@@ -112,7 +112,7 @@ pub fn parse_fields(text: &str) -> Result<Fields, NotationError> {
         }
     };
     let n = fields.len();
-    if n < 5 || n % 2 == 0 || (n - 3) / 2 > MAX_PITS {
+    if n < 5 || n.is_multiple_of(2) || (n - 3) / 2 > MAX_PITS {
         return Err(NotationError(format!(
             "{n} fields: a two-row position has 2m pits, two stores and the side to move \
              (2m+3 fields, m = 1..{MAX_PITS})"
