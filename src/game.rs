@@ -165,6 +165,8 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// A move as the rules see it. Bao's moves carry a pit, a direction and a
     /// safari flag; the two-row games only need a pit.
     type Move: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
+    /// The variant's static evaluations, chosen by name (the `Eval` option).
+    type Eval: Evaluator<Self>;
     /// The variant's size and rule options.
     type Rules: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
 
@@ -225,6 +227,25 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// A multi-line text drawing of the board for people.
     fn diagram(&self) -> String;
+}
+
+/// A static evaluation of a variant's positions, in centiseeds (100 × the
+/// expected final seed margin) from the side to move's point of view.
+///
+/// Each variant has an enum of evaluators; `Default` is the strongest.
+pub trait Evaluator<G>: Clone + Copy + Default + fmt::Debug + Send + Sync + 'static {
+    /// The names `by_name` accepts, the default first.
+    const NAMES: &'static [&'static str];
+
+    fn by_name(name: &str) -> Option<Self>;
+
+    fn name(&self) -> &'static str;
+
+    /// The evaluation of a position whose game is not over.
+    fn evaluate(&self, pos: &G) -> i32;
+
+    /// The terms that add up to `evaluate`, named, for the `eval` command.
+    fn terms(&self, pos: &G) -> Vec<(&'static str, i32)>;
 }
 
 /// A game in progress with its history: the referee's view. It applies the

@@ -8,5 +8,5 @@ pub mod game;
 pub mod perft;
 pub mod variants;
 
-pub use game::{Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};
+pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};
 pub use variants::{Variant, VariantVisitor};

@@ -7,7 +7,7 @@
 //! pit `m-1-i`.
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
-use crate::game::{Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
 
 /// Most seeds per pit at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -79,6 +79,7 @@ impl Kalah {
 
 impl Game for Kalah {
     type Move = PitMove;
+    type Eval = KalahEval;
     type Rules = KalahRules;
 
     // Seeds only move forward and stores never shrink, so no position recurs.
@@ -275,4 +276,57 @@ pub fn check_rules(rules: &KalahRules) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Kalah's evaluators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KalahEval {
+    /// Store difference plus what the seeds on each side and the extra turns
+    /// on offer are likely worth.
+    #[default]
+    Default,
+    /// The store difference alone.
+    Store,
+}
+
+impl Evaluator<Kalah> for KalahEval {
+    const NAMES: &'static [&'static str] = &["default", "store"];
+
+    fn by_name(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "default" => Some(KalahEval::Default),
+            "store" => Some(KalahEval::Store),
+            _ => None,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            KalahEval::Default => "default",
+            KalahEval::Store => "store",
+        }
+    }
+
+    fn evaluate(&self, pos: &Kalah) -> i32 {
+        self.terms(pos).iter().map(|t| t.1).sum()
+    }
+
+    fn terms(&self, pos: &Kalah) -> Vec<(&'static str, i32)> {
+        let me = pos.side;
+        let opp = me.other();
+        let store = 100 * (pos.store(me) as i32 - pos.store(opp) as i32);
+        if *self == KalahEval::Store {
+            return vec![("store", store)];
+        }
+        let (mine, theirs) = (pos.w[me.index()], pos.w[opp.index()]);
+        // Seeds on a side end in that side's store if the game stops early,
+        // but the opponent can still win some of them: worth a quarter each.
+        let side = 25 * (byte_sum(mine) as i32 - byte_sum(theirs) as i32);
+        // A pit whose seeds reach exactly the own store is a free move; the
+        // mover can cash one of his now, the opponent's are threats later.
+        let m = pos.pits as u32;
+        let extra = |w: u64| (0..m).filter(|&i| byte(w, i) == m - i).count() as i32;
+        let extra_turns = 40 * extra(mine).min(1) + 10 * extra(mine) - 20 * extra(theirs);
+        vec![("store", store), ("side", side), ("extra", extra_turns)]
+    }
 }

@@ -5,7 +5,7 @@
 //! never sown into.
 
 use super::two_row::{self, MAX_PITS};
-use crate::game::{Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
 
 /// Most seeds per house at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -242,6 +242,7 @@ impl Oware {
 
 impl Game for Oware {
     type Move = HouseMove;
+    type Eval = OwareEval;
     type Rules = OwareRules;
 
     const CAN_REPEAT: bool = true;
@@ -420,4 +421,62 @@ pub fn check_rules(rules: &OwareRules) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Oware's evaluators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OwareEval {
+    /// Store difference, mobility and houses open to capture.
+    #[default]
+    Default,
+    /// The store difference alone.
+    Store,
+}
+
+impl Evaluator<Oware> for OwareEval {
+    const NAMES: &'static [&'static str] = &["default", "store"];
+
+    fn by_name(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "default" => Some(OwareEval::Default),
+            "store" => Some(OwareEval::Store),
+            _ => None,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            OwareEval::Default => "default",
+            OwareEval::Store => "store",
+        }
+    }
+
+    fn evaluate(&self, pos: &Oware) -> i32 {
+        self.terms(pos).iter().map(|t| t.1).sum()
+    }
+
+    fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
+        let me = pos.side;
+        let opp = me.other();
+        let store = 100 * (pos.store(me) as i32 - pos.store(opp) as i32);
+        if *self == OwareEval::Store {
+            return vec![("store", store)];
+        }
+        let row = |s: Side| &pos.cells[pos.row_range(s)];
+        // Moves available: a player short of moves is forced into bad ones.
+        let moves = |s: Side| row(s).iter().filter(|&&v| v > 0).count() as i32;
+        let mobility = 8 * (moves(me) - moves(opp));
+        // Houses holding 1 or 2 become 2 or 3 when sown into: capturable.
+        let open = |s: Side| row(s).iter().filter(|&&v| v == 1 || v == 2).count() as i32;
+        let vulnerable = 20 * open(opp) - 25 * open(me);
+        // Seeds kept at home are material the opponent cannot capture yet and
+        // tempo for the endgame.
+        let home = 5 * (pos.row_seeds(me) as i32 - pos.row_seeds(opp) as i32);
+        vec![
+            ("store", store),
+            ("mobility", mobility),
+            ("vulnerable", vulnerable),
+            ("home", home),
+        ]
+    }
 }
