@@ -1,11 +1,14 @@
 //! kete: an engine for the mancala family of sowing games.
 //!
-//! The library is the rules of every game ([`variants`]) behind one trait
-//! ([`game::Game`]), and what is built on it: perft, and in later rooms the
-//! search, the solver, the protocol and the tournament runner.
+//! The rules of every game ([`variants`]) sit behind one trait
+//! ([`game::Game`]); on it are built perft, the search ([`search`]), the text
+//! protocol ([`protocol`]) and the bench.
 
+pub mod bench;
 pub mod game;
 pub mod perft;
+pub mod protocol;
+pub mod search;
 pub mod variants;
 
 pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};

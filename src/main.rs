@@ -1,13 +1,14 @@
 //! `kete`: the engine. With no subcommand it speaks the text protocol on
-//! stdin/stdout; subcommands run perft and the other tools.
+//! stdin/stdout; subcommands run perft, bench and the other tools.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
 use kete::game::Game;
 use kete::perft::{perft, perft_divide};
+use kete::protocol::{Engine, Output};
 use kete::variants::{Variant, VariantVisitor};
 
 #[derive(Parser)]
@@ -25,6 +26,12 @@ struct Cli {
 enum Command {
     /// Count the move sequences of exactly DEPTH moves from a position.
     Perft(PerftArgs),
+    /// Search fixed positions of every variant; prints `<N> nodes <M> nps`.
+    Bench {
+        /// Nominal depth of every search.
+        #[arg(long)]
+        depth: Option<u32>,
+    },
 }
 
 /// The options that choose a variant, the same wherever a variant is chosen.
@@ -129,42 +136,31 @@ impl VariantVisitor for RunPerft<'_> {
     }
 }
 
-/// The protocol loop. For now it greets, lists the commands and quits; the
-/// full protocol is the engine issue's work.
-fn protocol_loop() -> Result<()> {
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "kete {} by the kete developers (type 'help')",
-        env!("CARGO_PKG_VERSION")
-    )?;
-    out.flush()?;
-    let mut line = Vec::new();
-    let mut input = stdin.lock();
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(());
-        }
-        let text = String::from_utf8_lossy(&line);
-        match text.split_whitespace().next() {
-            None => {}
-            Some("quit") => return Ok(()),
-            Some("help") => {
-                writeln!(out, "commands: help, quit")?;
-                writeln!(out, "tools: kete perft --help")?;
-            }
-            Some(other) => writeln!(out, "info string error: unknown command '{other}'")?,
-        }
-        out.flush()?;
-    }
-}
-
 fn main() -> Result<()> {
     let cli = Cli::parse();
-    match cli.command {
-        None => protocol_loop(),
+    let result = match cli.command {
+        None => {
+            let out = Output::stdout();
+            out.line(&format!(
+                "kete {} by the kete developers: mancala engine (UGI/UCI); type 'help'",
+                env!("CARGO_PKG_VERSION")
+            ));
+            Engine::new(out).run(std::io::stdin().lock());
+            Ok(())
+        }
         Some(Command::Perft(args)) => args.variant.variant()?.visit(RunPerft(&args)),
+        Some(Command::Bench { depth }) => {
+            let r = kete::bench::run(depth, &mut |line| eprintln!("{line}"));
+            println!("{}", r.summary());
+            Ok(())
+        }
+    };
+    // A reader that closed the pipe early (`| head`) is not a failure.
+    if let Err(e) = &result
+        && let Some(io) = e.downcast_ref::<std::io::Error>()
+        && io.kind() == std::io::ErrorKind::BrokenPipe
+    {
+        return Ok(());
     }
+    result
 }

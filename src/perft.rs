@@ -2,6 +2,8 @@
 //! position, the standard check of a move generator. One sowing is one move;
 //! a sequence whose game ended earlier (repetition included) is not counted.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::game::Game;
 
 /// What a perft run counted.
@@ -21,7 +23,10 @@ impl std::ops::AddAssign for PerftCount {
     }
 }
 
-struct Perft<G: Game> {
+struct Perft<'a, G: Game> {
+    /// Checked now and then; once set, the counts are meaningless.
+    stop: Option<&'a AtomicBool>,
+    calls: u64,
     /// One move buffer per ply, reused.
     buffers: Vec<Vec<G::Move>>,
     /// Positions of the line so far, for the repetition rule.
@@ -29,9 +34,11 @@ struct Perft<G: Game> {
     bulk: bool,
 }
 
-impl<G: Game> Perft<G> {
-    fn new(depth: u32, bulk: bool) -> Self {
+impl<'a, G: Game> Perft<'a, G> {
+    fn new(depth: u32, bulk: bool, stop: Option<&'a AtomicBool>) -> Self {
         Perft {
+            stop,
+            calls: 0,
             buffers: (0..=depth).map(|_| Vec::with_capacity(64)).collect(),
             history: Vec::new(),
             bulk,
@@ -39,6 +46,10 @@ impl<G: Game> Perft<G> {
     }
 
     fn run(&mut self, pos: &G, depth: u32) -> PerftCount {
+        self.calls += 1;
+        if self.calls & 0xFFF == 0 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return PerftCount::default();
+        }
         if depth == 0 {
             return PerftCount {
                 sequences: 1,
@@ -79,21 +90,31 @@ impl<G: Game> Perft<G> {
 /// is counted without being played (a repetition on the last move still ends
 /// a sequence of the full length, so it counts either way).
 pub fn perft<G: Game>(pos: &G, depth: u32, bulk: bool) -> PerftCount {
-    let mut p = Perft::<G>::new(depth, bulk);
+    let mut p = Perft::<G>::new(depth, bulk, None);
     p.history.push(pos.clone());
     p.run(pos, depth)
 }
 
 /// Perft split by the first move: each legal move with its count.
 pub fn perft_divide<G: Game>(pos: &G, depth: u32, bulk: bool) -> Vec<(G::Move, PerftCount)> {
+    perft_divide_until(pos, depth, bulk, None).unwrap_or_default()
+}
+
+/// `perft_divide` that gives up (`None`) once `stop` is set.
+pub fn perft_divide_until<G: Game>(
+    pos: &G,
+    depth: u32,
+    bulk: bool,
+    stop: Option<&AtomicBool>,
+) -> Option<Vec<(G::Move, PerftCount)>> {
     let mut moves = Vec::new();
     if depth == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
     pos.legal_moves(&mut moves);
-    let mut p = Perft::<G>::new(depth, bulk);
+    let mut p = Perft::<G>::new(depth, bulk, stop);
     p.history.push(pos.clone());
-    moves
+    let counts = moves
         .into_iter()
         .map(|mv| {
             let next = pos.play(mv);
@@ -110,5 +131,9 @@ pub fn perft_divide<G: Game>(pos: &G, depth: u32, bulk: bool) -> Vec<(G::Move, P
             p.history.pop();
             (mv, c)
         })
-        .collect()
+        .collect();
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return None;
+    }
+    Some(counts)
 }

@@ -308,15 +308,28 @@ impl Evaluator<Kalah> for KalahEval {
     }
 
     fn evaluate(&self, pos: &Kalah) -> i32 {
-        self.terms(pos).iter().map(|t| t.1).sum()
+        self.parts(pos).iter().sum()
     }
 
     fn terms(&self, pos: &Kalah) -> Vec<(&'static str, i32)> {
+        let parts = self.parts(pos);
+        let n = if *self == KalahEval::Store { 1 } else { 3 };
+        ["store", "side", "extra"]
+            .into_iter()
+            .zip(parts)
+            .take(n)
+            .collect()
+    }
+}
+
+impl KalahEval {
+    /// The terms store, side and extra (the plain evaluator has only the first).
+    fn parts(&self, pos: &Kalah) -> [i32; 3] {
         let me = pos.side;
         let opp = me.other();
         let store = 100 * (pos.store(me) as i32 - pos.store(opp) as i32);
         if *self == KalahEval::Store {
-            return vec![("store", store)];
+            return [store, 0, 0];
         }
         let (mine, theirs) = (pos.w[me.index()], pos.w[opp.index()]);
         // Seeds on a side end in that side's store if the game stops early,
@@ -327,6 +340,6 @@ impl Evaluator<Kalah> for KalahEval {
         let m = pos.pits as u32;
         let extra = |w: u64| (0..m).filter(|&i| byte(w, i) == m - i).count() as i32;
         let extra_turns = 40 * extra(mine).min(1) + 10 * extra(mine) - 20 * extra(theirs);
-        vec![("store", store), ("side", side), ("extra", extra_turns)]
+        [store, side, extra_turns]
     }
 }

@@ -452,15 +452,28 @@ impl Evaluator<Oware> for OwareEval {
     }
 
     fn evaluate(&self, pos: &Oware) -> i32 {
-        self.terms(pos).iter().map(|t| t.1).sum()
+        self.parts(pos).iter().sum()
     }
 
     fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
+        let parts = self.parts(pos);
+        let n = if *self == OwareEval::Store { 1 } else { 4 };
+        ["store", "mobility", "vulnerable", "home"]
+            .into_iter()
+            .zip(parts)
+            .take(n)
+            .collect()
+    }
+}
+
+impl OwareEval {
+    /// The terms store, mobility, vulnerable and home.
+    fn parts(&self, pos: &Oware) -> [i32; 4] {
         let me = pos.side;
         let opp = me.other();
         let store = 100 * (pos.store(me) as i32 - pos.store(opp) as i32);
         if *self == OwareEval::Store {
-            return vec![("store", store)];
+            return [store, 0, 0, 0];
         }
         let row = |s: Side| &pos.cells[pos.row_range(s)];
         // Moves available: a player short of moves is forced into bad ones.
@@ -472,11 +485,6 @@ impl Evaluator<Oware> for OwareEval {
         // Seeds kept at home are material the opponent cannot capture yet and
         // tempo for the endgame.
         let home = 5 * (pos.row_seeds(me) as i32 - pos.row_seeds(opp) as i32);
-        vec![
-            ("store", store),
-            ("mobility", mobility),
-            ("vulnerable", vulnerable),
-            ("home", home),
-        ]
+        [store, mobility, vulnerable, home]
     }
 }

@@ -1,0 +1,552 @@
+//! The text protocol: UGI (the game-agnostic UCI of the cutegames runner) with
+//! UCI's habits. `protocol/README.md` is its specification; this module is the
+//! command loop, the options and the output.
+//!
+//! Searches run in their own thread, so `isready`, `stop` and the queries are
+//! answered while a search runs; commands that change the state stop the
+//! running search first (its `bestmove` is printed before anything else).
+
+pub mod output;
+pub mod session;
+
+use std::io::{BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::search::{Clock, Limits, Shared};
+use crate::variants::{OptionKind, VARIANT_NAMES, Variant, VariantOption};
+pub use output::Output;
+use session::{NewSession, SearchOptions, Session, Start};
+
+/// Longest input line read; a longer one is refused whole.
+pub const MAX_LINE: usize = 64 * 1024;
+pub const MAX_HASH_MIB: i64 = 16 * 1024;
+pub const MAX_THREADS: i64 = 256;
+pub const MAX_MULTIPV: i64 = 64;
+
+pub const HELP: &str = "\
+kete speaks UGI (and UCI). Commands:
+  ugi | uci                 identify, list the options, end with ugiok | uciok
+  isready                   answered with readyok at once, also while searching
+  setoption name N [value V]  set an option (names are case-insensitive)
+  uginewgame | ucinewgame   forget the previous game (clears the hash table)
+  position startpos|fen <token> [moves m1 m2 ...]
+  go [p1time T p2time T p1inc I p2inc I | wtime btime winc binc] [movestogo N]
+     [movetime MS] [depth D] [nodes N] [infinite]    search; ends with bestmove
+  go perft D                per-move counts and 'Nodes searched: N'
+  stop                      end the search now; bestmove follows
+  query gameover|p1turn|result   answered with 'response ...'
+  d                         draw the board, its Fen, side to move, legal moves
+  eval                      the static evaluation and its terms
+  bench [depth]             fixed searches of every variant: '<N> nodes <M> nps'
+  help                      this text
+  quit                      leave (end of input does the same)
+Positions and moves of each variant: see protocol/README.md.";
+
+/// The state of the engine between commands.
+pub struct Engine {
+    out: Output,
+    variant: Variant,
+    /// Variant option values as last set, by lower-case name; applied to
+    /// whichever variant has an option of that name.
+    variant_settings: Vec<(String, String)>,
+    session: Box<dyn Session>,
+    hash_mib: usize,
+    search: SearchOptions,
+    shared: Arc<Shared>,
+    running: Option<JoinHandle<()>>,
+}
+
+/// Every option a variant of this build has, merged by name.
+fn variant_options() -> Vec<VariantOption> {
+    let mut all: Vec<VariantOption> = Vec::new();
+    for name in VARIANT_NAMES {
+        let v = Variant::by_name(name).expect("known variant");
+        for o in v.options() {
+            match all.iter_mut().find(|x| x.name == o.name) {
+                None => all.push(o),
+                Some(x) => {
+                    if let (
+                        OptionKind::Spin { min, max, .. },
+                        OptionKind::Spin {
+                            min: min2,
+                            max: max2,
+                            ..
+                        },
+                    ) = (&mut x.kind, &o.kind)
+                    {
+                        *min = (*min).min(*min2);
+                        *max = (*max).max(*max2);
+                    }
+                }
+            }
+        }
+    }
+    all
+}
+
+enum Parsed<T> {
+    Value(T),
+    Missing,
+    Bad(String),
+}
+
+fn number(token: Option<&str>, what: &str, min: i64, max: i64) -> Parsed<i64> {
+    let Some(t) = token else {
+        return Parsed::Missing;
+    };
+    match t.parse::<i64>() {
+        Ok(v) if (min..=max).contains(&v) => Parsed::Value(v),
+        Ok(v) => Parsed::Bad(format!("{what} {v} is out of range {min}..{max}")),
+        Err(_) => Parsed::Bad(format!(
+            "{what} '{t}' is not a whole number in {min}..{max}"
+        )),
+    }
+}
+
+impl Engine {
+    pub fn new(out: Output) -> Engine {
+        let variant = Variant::default();
+        let hash_mib = 16;
+        let search = SearchOptions {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            eval: "default".into(),
+            ponder: false,
+        };
+        Engine {
+            session: variant.visit(NewSession),
+            out,
+            variant,
+            variant_settings: Vec::new(),
+            hash_mib,
+            search,
+            shared: Shared::new(hash_mib),
+            running: None,
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input.
+    pub fn run(&mut self, input: impl Read) {
+        let mut reader = BufReader::new(input);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match read_line(&mut reader, &mut line) {
+                Ok(LineRead::Eof) => break,
+                Ok(LineRead::TooLong(n)) => self.out.error(&format!(
+                    "line too long ({n} bytes; the limit is {MAX_LINE}): ignored"
+                )),
+                Ok(LineRead::Line) => match std::str::from_utf8(&line) {
+                    Ok(text) => {
+                        if !self.command(text) {
+                            break;
+                        }
+                    }
+                    Err(e) => self.out.error(&format!(
+                        "line is not valid UTF-8 (byte {}): ignored",
+                        e.valid_up_to()
+                    )),
+                },
+                Err(e) => {
+                    self.out.error(&format!("cannot read input: {e}"));
+                    break;
+                }
+            }
+        }
+        self.stop_search();
+    }
+
+    /// Handles one line; false once the engine should quit.
+    pub fn command(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let mut tokens = line.split_whitespace();
+        let Some(cmd) = tokens.next() else {
+            return true;
+        };
+        let rest: Vec<&str> = tokens.collect();
+        match cmd {
+            "ugi" => self.identify("ugiok"),
+            "uci" => self.identify("uciok"),
+            "isready" => self.out.line("readyok"),
+            "setoption" => {
+                self.stop_search();
+                self.set_option(&rest);
+            }
+            "uginewgame" | "ucinewgame" => {
+                self.stop_search();
+                self.shared.tt.clear();
+                self.session = self.variant.visit(NewSession);
+            }
+            "position" => {
+                self.stop_search();
+                self.position(&rest);
+            }
+            "go" => {
+                self.stop_search();
+                self.go(&rest);
+            }
+            "stop" | "ponderhit" => self.stop_search(),
+            "query" => match rest.first() {
+                None => self
+                    .out
+                    .error("query needs one of gameover, p1turn, result"),
+                Some(q) => match self.session.query(q) {
+                    Ok(answer) => self.out.line(&format!("response {answer}")),
+                    Err(e) => self.out.error(&e),
+                },
+            },
+            "d" => self.out.lines(&self.session.display()),
+            "eval" => match self.session.eval(&self.search.eval) {
+                Ok(text) => self.out.lines(&text),
+                Err(e) => self.out.error(&e),
+            },
+            "bench" => {
+                self.stop_search();
+                let depth = match number(rest.first().copied(), "bench depth", 1, 30) {
+                    Parsed::Value(d) => Some(d as u32),
+                    Parsed::Missing => None,
+                    Parsed::Bad(e) => {
+                        self.out.error(&e);
+                        return true;
+                    }
+                };
+                let r = crate::bench::run(depth, &mut |_| {});
+                self.out.line(&r.summary());
+            }
+            "help" => self.out.lines(HELP),
+            "quit" => return false,
+            "debug" | "register" => {}
+            other => {
+                let shown: String = other.chars().take(40).collect();
+                self.out
+                    .error(&format!("unknown command '{shown}' (type help)"))
+            }
+        }
+        true
+    }
+
+    fn identify(&self, ok: &str) {
+        let mut s = format!(
+            "id name kete {}\nid author the kete developers\n",
+            env!("CARGO_PKG_VERSION")
+        );
+        let vars: Vec<String> = VARIANT_NAMES.iter().map(|v| format!(" var {v}")).collect();
+        s.push_str(&format!(
+            "option name Variant type combo default {}{}\n",
+            self.variant.name(),
+            vars.concat()
+        ));
+        for o in variant_options() {
+            match o.kind {
+                OptionKind::Spin { min, max, default } => s.push_str(&format!(
+                    "option name {} type spin default {default} min {min} max {max}\n",
+                    o.name
+                )),
+                OptionKind::Combo { values, default } => {
+                    let vars: Vec<String> = values.iter().map(|v| format!(" var {v}")).collect();
+                    s.push_str(&format!(
+                        "option name {} type combo default {default}{}\n",
+                        o.name,
+                        vars.concat()
+                    ));
+                }
+            }
+        }
+        s.push_str(&format!(
+            "option name Hash type spin default 16 min 1 max {MAX_HASH_MIB}\n\
+             option name Threads type spin default 1 min 1 max {MAX_THREADS}\n\
+             option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}\n\
+             option name Move Overhead type spin default 30 min 0 max 10000\n"
+        ));
+        let evals: Vec<String> = self
+            .session
+            .eval_names()
+            .iter()
+            .map(|v| format!(" var {v}"))
+            .collect();
+        s.push_str(&format!(
+            "option name Eval type combo default default{}\n",
+            evals.concat()
+        ));
+        s.push_str("option name Ponder type check default false\n");
+        s.push_str(ok);
+        self.out.lines(&s);
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(handle) = self.running.take() {
+            self.shared.stop.store(true, Ordering::Relaxed);
+            if handle.join().is_err() {
+                self.out.error("the search thread failed");
+            }
+        }
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        // setoption name <words...> [value <words...>]
+        if args.first() != Some(&"name") {
+            self.out
+                .error("usage: setoption name <name> [value <value>]");
+            return;
+        }
+        let value_at = args.iter().position(|t| *t == "value");
+        let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+        let value = value_at
+            .map(|i| args[i + 1..].join(" "))
+            .unwrap_or_default();
+        if name.is_empty() {
+            self.out.error("setoption needs a name");
+            return;
+        }
+        let key = name.to_ascii_lowercase();
+        let spin =
+            |what: &str, min: i64, max: i64| match number(Some(value.as_str()), what, min, max) {
+                Parsed::Value(v) => Ok(v),
+                Parsed::Bad(e) => Err(e),
+                Parsed::Missing => Err(format!("{what} needs a value")),
+            };
+        let result: Result<(), String> = match key.as_str() {
+            "variant" => Variant::by_name(&value).map(|v| {
+                self.variant = v;
+                self.apply_variant_settings();
+            }),
+            "hash" => spin("Hash", 1, MAX_HASH_MIB).map(|v| {
+                self.hash_mib = v as usize;
+                self.shared = Shared::new(self.hash_mib);
+            }),
+            "threads" => spin("Threads", 1, MAX_THREADS).map(|v| self.search.threads = v as usize),
+            "multipv" => spin("MultiPV", 1, MAX_MULTIPV).map(|v| self.search.multipv = v as usize),
+            "move overhead" => {
+                spin("Move Overhead", 0, 10_000).map(|v| self.search.move_overhead_ms = v as u64)
+            }
+            "eval" => {
+                let v = value.to_ascii_lowercase();
+                if self.session.eval_names().contains(&v.as_str()) {
+                    self.search.eval = v;
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "Eval must be one of {}, got '{value}'",
+                        self.session.eval_names().join(", ")
+                    ))
+                }
+            }
+            "ponder" => match value.to_ascii_lowercase().as_str() {
+                "true" => {
+                    self.search.ponder = true;
+                    Ok(())
+                }
+                "false" => {
+                    self.search.ponder = false;
+                    Ok(())
+                }
+                _ => Err(format!("Ponder must be true or false, got '{value}'")),
+            },
+            _ if variant_options()
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
+            {
+                self.set_variant_option(&name, &value)
+            }
+            _ => Err(format!("unknown option '{name}'")),
+        };
+        if let Err(e) = result {
+            self.out.error(&e);
+        }
+    }
+
+    /// A variant option is checked against the current variant when it has
+    /// that option, and kept for the variants that have it either way, so
+    /// that the order of `setoption` commands does not matter.
+    fn set_variant_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let applies = self
+            .variant
+            .options()
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(name));
+        if applies {
+            let mut v = self.variant;
+            v.set_option(name, value)?;
+        }
+        let key = name.to_ascii_lowercase();
+        self.variant_settings.retain(|(k, _)| *k != key);
+        self.variant_settings.push((key, value.to_string()));
+        self.apply_variant_settings();
+        Ok(())
+    }
+
+    fn apply_variant_settings(&mut self) {
+        let mut v = Variant::by_name(self.variant.name()).expect("known variant");
+        for (name, value) in &self.variant_settings {
+            if v.options()
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(name))
+                && let Err(e) = v.set_option(name, value)
+            {
+                self.out
+                    .error(&format!("{e}; {} keeps its default", self.variant.name()));
+            }
+        }
+        self.variant = v;
+        self.session = v.visit(NewSession);
+        if !self
+            .session
+            .eval_names()
+            .contains(&self.search.eval.as_str())
+        {
+            self.search.eval = "default".into();
+        }
+        self.shared.tt.clear();
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        let moves_at = args.iter().position(|t| *t == "moves");
+        let head = &args[..moves_at.unwrap_or(args.len())];
+        let moves = moves_at.map_or(&[][..], |i| &args[i + 1..]);
+        let start = match head {
+            ["startpos"] => Start::StartPos,
+            ["fen", token] => Start::Fen(token),
+            ["fen", ..] => {
+                self.out
+                    .error("position fen takes one token without spaces");
+                return;
+            }
+            _ => {
+                self.out
+                    .error("usage: position startpos|fen <token> [moves ...]");
+                return;
+            }
+        };
+        if let Err(e) = self.session.set_position(start, moves) {
+            self.out.error(&format!("{e}; position unchanged"));
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let mut limits = Limits::default();
+        let mut clocks: [Clock; 2] = Default::default();
+        let mut has_clock = [false; 2];
+        let mut i = 0;
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        while i < args.len() {
+            let key = args[i];
+            let next = args.get(i + 1).copied();
+            let mut takes_value = true;
+            let parsed = match key {
+                "p1time" | "wtime" | "p2time" | "btime" | "p1inc" | "winc" | "p2inc" | "binc"
+                | "movetime" => number(next, key, i64::MIN, i64::MAX),
+                "movestogo" => number(next, key, 0, 100_000),
+                "depth" => number(next, key, 1, crate::search::MAX_DEPTH as i64),
+                "nodes" => number(next, key, 1, i64::MAX),
+                "perft" => number(next, key, 0, 64),
+                "infinite" | "ponder" => {
+                    takes_value = false;
+                    limits.infinite = true;
+                    Parsed::Missing
+                }
+                _ => {
+                    takes_value = false;
+                    Parsed::Bad(format!(
+                        "unknown go parameter '{}'",
+                        key.chars().take(40).collect::<String>()
+                    ))
+                }
+            };
+            match parsed {
+                Parsed::Value(v) => match key {
+                    "p1time" | "wtime" => {
+                        clocks[0].time = ms(v);
+                        has_clock[0] = true;
+                    }
+                    "p2time" | "btime" => {
+                        clocks[1].time = ms(v);
+                        has_clock[1] = true;
+                    }
+                    "p1inc" | "winc" => clocks[0].inc = ms(v),
+                    "p2inc" | "binc" => clocks[1].inc = ms(v),
+                    "movetime" => limits.movetime = Some(ms(v)),
+                    "movestogo" => limits.movestogo = (v > 0).then_some(v as u32),
+                    "depth" => limits.depth = Some(v as u32),
+                    "nodes" => limits.nodes = Some(v as u64),
+                    "perft" => {
+                        self.shared.stop.store(false, Ordering::Relaxed);
+                        let handle =
+                            self.session
+                                .perft(v as u32, self.shared.clone(), self.out.clone());
+                        self.running = Some(handle);
+                        return;
+                    }
+                    _ => unreachable!("every key with a value is handled"),
+                },
+                Parsed::Missing if takes_value => {
+                    self.out.error(&format!("go {key} needs a value"))
+                }
+                Parsed::Missing => {}
+                Parsed::Bad(e) => self.out.error(&format!("{e}; ignored")),
+            }
+            i += if takes_value && next.is_some() { 2 } else { 1 };
+        }
+        for s in 0..2 {
+            if has_clock[s] {
+                limits.clocks[s] = Some(clocks[s]);
+            }
+        }
+        self.shared.stop.store(false, Ordering::Relaxed);
+        let handle = self
+            .session
+            .go(limits, &self.search, self.shared.clone(), self.out.clone());
+        self.running = Some(handle);
+    }
+}
+
+enum LineRead {
+    Line,
+    TooLong(usize),
+    Eof,
+}
+
+/// Reads one line (without its end) into `buf`, keeping at most `MAX_LINE`
+/// bytes: a longer line is drained and reported, never held in memory.
+fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<LineRead> {
+    let mut seen = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(if !any {
+                LineRead::Eof
+            } else if seen > MAX_LINE {
+                LineRead::TooLong(seen)
+            } else {
+                LineRead::Line
+            });
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        seen += part.len();
+        if seen <= MAX_LINE {
+            buf.extend_from_slice(part);
+        } else {
+            buf.clear();
+        }
+        let used = done.unwrap_or(chunk.len());
+        reader.consume(used);
+        if done.is_some() {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(if seen > MAX_LINE {
+                LineRead::TooLong(seen)
+            } else {
+                LineRead::Line
+            });
+        }
+    }
+}

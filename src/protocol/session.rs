@@ -1,0 +1,283 @@
+//! The game side of the protocol: one session per variant, generic over the
+//! game, behind an object-safe trait so that the command loop can switch
+//! variants at run time.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use super::output::Output;
+use crate::game::{Evaluator, Game, GameRecord, MoveError};
+use crate::perft::perft_divide_until;
+use crate::search::tt::Bound;
+use crate::search::{self, Limits, Report, Settings, Shared, WIN};
+use crate::variants::VariantVisitor;
+
+/// Search settings as the protocol's options set them (the evaluator by name).
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+    pub eval: String,
+    pub ponder: bool,
+}
+
+/// Where a `position` command starts.
+pub enum Start<'a> {
+    StartPos,
+    Fen(&'a str),
+}
+
+/// What the command loop can do with the current game.
+pub trait Session: Send {
+    /// Sets the position; on any error the previous one stays.
+    fn set_position(&mut self, start: Start<'_>, moves: &[&str]) -> Result<(), String>;
+    /// Starts a search in a thread that prints `info` lines and one `bestmove`.
+    fn go(
+        &self,
+        limits: Limits,
+        options: &SearchOptions,
+        shared: Arc<Shared>,
+        out: Output,
+    ) -> JoinHandle<()>;
+    /// `go perft N` in a thread: one line per move and the total, or a note
+    /// if `stop` came first.
+    fn perft(&self, depth: u32, shared: Arc<Shared>, out: Output) -> JoinHandle<()>;
+    /// The `d` command.
+    fn display(&self) -> String;
+    /// The `eval` command; `Err` names an unknown evaluator.
+    fn eval(&self, eval: &str) -> Result<String, String>;
+    /// `query gameover|p1turn|result`.
+    fn query(&self, what: &str) -> Result<String, String>;
+    /// The evaluator names of this variant, the default first.
+    fn eval_names(&self) -> &'static [&'static str];
+}
+
+/// Builds the session of a variant (through [`VariantVisitor`]).
+pub struct NewSession;
+
+impl VariantVisitor for NewSession {
+    type Output = Box<dyn Session>;
+    fn visit<G: Game>(self, rules: G::Rules) -> Box<dyn Session> {
+        Box::new(GameSession::<G> {
+            record: GameRecord::new(G::start(&rules)),
+            rules,
+        })
+    }
+}
+
+struct GameSession<G: Game> {
+    rules: G::Rules,
+    record: GameRecord<G>,
+}
+
+/// The text of a score for an `info` line.
+pub fn score_text(score: i32) -> String {
+    if score.abs() > WIN / 2 {
+        let plies = WIN - score.abs();
+        let moves = (plies + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// Formats a line of moves played from `pos`.
+pub fn line_text<G: Game>(pos: &G, moves: &[G::Move]) -> String {
+    let mut p = pos.clone();
+    let mut s = String::new();
+    for &mv in moves {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&p.format_move(mv));
+        p = p.play(mv);
+    }
+    s
+}
+
+fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool) -> String {
+    let ms = r.time.as_millis().max(1) as u64;
+    let mut s = format!("info depth {} seldepth {}", r.depth, r.seldepth);
+    if multipv {
+        let _ = write!(s, " multipv {}", r.multipv);
+    }
+    let _ = write!(s, " score {}", score_text(r.score));
+    match r.bound {
+        Some(Bound::Lower) => s.push_str(" lowerbound"),
+        Some(Bound::Upper) => s.push_str(" upperbound"),
+        _ => {}
+    }
+    let _ = write!(
+        s,
+        " nodes {} nps {} time {} hashfull {} pv {}",
+        r.nodes,
+        r.nodes * 1000 / ms,
+        r.time.as_millis(),
+        r.hashfull,
+        line_text(root, &r.pv)
+    );
+    s
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn set_position(&mut self, start: Start<'_>, moves: &[&str]) -> Result<(), String> {
+        let pos = match start {
+            Start::StartPos => G::start(&self.rules),
+            Start::Fen(text) => G::from_notation(&self.rules, text)
+                .map_err(|e| format!("bad position '{text}': {e}"))?,
+        };
+        let mut record = GameRecord::new(pos);
+        for (i, text) in moves.iter().enumerate() {
+            if let Err(e) = record.play_text(text) {
+                let why = match e {
+                    MoveError::GameOver => "the game was already over".to_string(),
+                    other => other.to_string(),
+                };
+                return Err(format!("move {} '{text}' (ply {}): {why}", i + 1, i + 1));
+            }
+        }
+        self.record = record;
+        Ok(())
+    }
+
+    fn go(
+        &self,
+        limits: Limits,
+        options: &SearchOptions,
+        shared: Arc<Shared>,
+        out: Output,
+    ) -> JoinHandle<()> {
+        let root = self.record.position().clone();
+        let over = self.record.outcome().is_some();
+        let history: Vec<u64> = self.record.positions().iter().map(|p| p.hash()).collect();
+        let settings = Settings {
+            threads: options.threads,
+            multipv: options.multipv,
+            move_overhead: std::time::Duration::from_millis(options.move_overhead_ms),
+            eval: G::Eval::by_name(&options.eval).unwrap_or_default(),
+        };
+        let ponder = options.ponder;
+        std::thread::spawn(move || {
+            if over {
+                // The game is over (by the rules or by repetition): nothing to play.
+                if limits.infinite {
+                    while !shared.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                }
+                out.line("bestmove 0000");
+                return;
+            }
+            let multipv = settings.multipv > 1;
+            let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
+                out.line(&info_line(&root, r, multipv));
+                if r.proven && r.bound.is_none() {
+                    out.line(&format!("info string proven score {}", score_text(r.score)));
+                }
+            });
+            match result.best {
+                None => out.line("bestmove 0000"),
+                Some(mv) => {
+                    let mut line = format!("bestmove {}", root.format_move(mv));
+                    if ponder && result.pv.len() >= 2 {
+                        let next = root.play(mv);
+                        let _ = write!(line, " ponder {}", next.format_move(result.pv[1]));
+                    }
+                    out.line(&line);
+                }
+            }
+        })
+    }
+
+    fn perft(&self, depth: u32, shared: Arc<Shared>, out: Output) -> JoinHandle<()> {
+        let pos = self.record.position().clone();
+        let over = self.record.outcome().is_some();
+        std::thread::spawn(move || {
+            let counts = if over {
+                Some(Vec::new())
+            } else {
+                perft_divide_until(&pos, depth, true, Some(&shared.stop))
+            };
+            let Some(counts) = counts else {
+                out.line("info string perft stopped before it finished");
+                return;
+            };
+            let mut text = String::new();
+            let mut total = if depth == 0 { 1 } else { 0 };
+            for (mv, c) in counts {
+                let _ = writeln!(text, "{}: {}", pos.format_move(mv), c.sequences);
+                total += c.sequences;
+            }
+            let _ = write!(text, "Nodes searched: {total}");
+            out.lines(&text);
+        })
+    }
+
+    fn display(&self) -> String {
+        let pos = self.record.position();
+        let mut s = pos.diagram();
+        let _ = writeln!(s, "Fen: {}", pos.to_notation());
+        let _ = writeln!(
+            s,
+            "Side to move: {}",
+            match pos.side_to_move() {
+                crate::game::Side::South => "South (p1)",
+                crate::game::Side::North => "North (p2)",
+            }
+        );
+        let mut moves = Vec::new();
+        self.record.legal_moves(&mut moves);
+        let names: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
+        let _ = writeln!(s, "Legal moves: {}", names.join(" "));
+        match self.record.outcome() {
+            Some(o) => {
+                let _ = write!(s, "Game over: {}", o.result);
+                if let Some((south, north)) = o.seeds {
+                    let _ = write!(s, " ({south}-{north})");
+                }
+            }
+            None => s.push_str("Game over: no"),
+        }
+        s
+    }
+
+    fn eval(&self, eval: &str) -> Result<String, String> {
+        let e = G::Eval::by_name(eval).ok_or_else(|| format!("unknown evaluator '{eval}'"))?;
+        let pos = self.record.position();
+        if let Some(o) = self.record.outcome() {
+            return Ok(format!(
+                "game over: {} (score {} for the side to move)",
+                o.result,
+                score_text(search::terminal_score(&o, pos.side_to_move(), 0))
+            ));
+        }
+        let mut s = format!("eval {} (centiseeds for the side to move)\n", e.name());
+        for (name, v) in e.terms(pos) {
+            let _ = writeln!(s, "  {name:<12} {v:>7}");
+        }
+        let _ = write!(s, "  {:<12} {:>7}", "total", e.evaluate(pos));
+        Ok(s)
+    }
+
+    fn query(&self, what: &str) -> Result<String, String> {
+        let outcome = self.record.outcome();
+        Ok(match what {
+            "gameover" => (outcome.is_some()).to_string(),
+            "p1turn" => {
+                (self.record.position().side_to_move() == crate::game::Side::South).to_string()
+            }
+            "result" => outcome.map_or("none".to_string(), |o| o.result.to_string()),
+            other => {
+                return Err(format!(
+                    "unknown query '{other}' (gameover, p1turn, result)"
+                ));
+            }
+        })
+    }
+
+    fn eval_names(&self) -> &'static [&'static str] {
+        <G::Eval as Evaluator<G>>::NAMES
+    }
+}
