@@ -190,7 +190,8 @@ impl Oware {
 
     /// Whether some move leaves the opponent seeds.
     fn can_feed(&self) -> bool {
-        self.candidates().any(|mv| !self.sow(mv, true).starves)
+        self.candidates()
+            .any(|mv| !self.sow(mv, self.rules == RuleSet::Awari).starves)
     }
 
     /// The opponent can be starved only when his row is empty or every seed of
