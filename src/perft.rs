@@ -27,6 +27,7 @@ struct Perft<'a, G: Game> {
     /// Checked now and then; once set, the counts are meaningless.
     stop: Option<&'a AtomicBool>,
     calls: u64,
+    interrupted: bool,
     /// One move buffer per ply, reused.
     buffers: Vec<Vec<G::Move>>,
     /// Positions of the line so far, for the repetition rule.
@@ -39,6 +40,7 @@ impl<'a, G: Game> Perft<'a, G> {
         Perft {
             stop,
             calls: 0,
+            interrupted: false,
             buffers: (0..=depth).map(|_| Vec::with_capacity(64)).collect(),
             history: Vec::new(),
             bulk,
@@ -47,7 +49,10 @@ impl<'a, G: Game> Perft<'a, G> {
 
     fn run(&mut self, pos: &G, depth: u32) -> PerftCount {
         self.calls += 1;
-        if self.calls & 0xFFF == 0 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if self.interrupted
+            || self.calls & 0xFFF == 0 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            self.interrupted = true;
             return PerftCount::default();
         }
         if depth == 0 {
@@ -132,8 +137,5 @@ pub fn perft_divide_until<G: Game>(
             (mv, c)
         })
         .collect();
-    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-        return None;
-    }
-    Some(counts)
+    (!p.interrupted).then_some(counts)
 }

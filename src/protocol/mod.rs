@@ -410,6 +410,10 @@ impl Engine {
         let start = match head {
             ["startpos"] => Start::StartPos,
             ["fen", token] => Start::Fen(token),
+            ["fen"] => {
+                self.out.error("position fen needs a position token");
+                return;
+            }
             ["fen", ..] => {
                 self.out
                     .error("position fen takes one token without spaces");

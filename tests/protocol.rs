@@ -1,0 +1,153 @@
+//! Replays every transcript of `protocol/examples/` against the real binary.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::{EngineProcess, glob, is_progress};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn replay(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut e = EngineProcess::start();
+    let greeting = e.next_line(TIMEOUT).expect("greeting");
+    assert!(greeting.starts_with("kete "), "greeting: {greeting}");
+    for (n, line) in text.lines().enumerate() {
+        let at = format!("{}:{}", path.display(), n + 1);
+        if let Some(cmd) = line.strip_prefix("> ") {
+            e.send(cmd);
+        } else if line.starts_with('<') {
+            let (pattern, is_glob) = match line.strip_prefix("<~ ") {
+                Some(p) => (p, true),
+                None => (line.strip_prefix("< ").unwrap_or(""), false),
+            };
+            let matches = |l: &str| {
+                if is_glob {
+                    glob(pattern, l)
+                } else {
+                    l == pattern
+                }
+            };
+            let expects_info = pattern.starts_with("info ") && !pattern.starts_with("info string");
+            loop {
+                let Some(got) = e.next_line(TIMEOUT) else {
+                    panic!(
+                        "{at}: no output, expected '{pattern}'; last lines:\n{}",
+                        e.tail()
+                    );
+                };
+                if expects_info {
+                    if matches(&got) {
+                        break;
+                    }
+                    assert!(is_progress(&got), "{at}: expected '{pattern}', got '{got}'");
+                    continue;
+                }
+                if is_progress(&got) {
+                    continue;
+                }
+                assert!(
+                    matches(&got),
+                    "{at}: expected '{pattern}', got '{got}'\n{}",
+                    e.tail()
+                );
+                break;
+            }
+        } else {
+            assert!(
+                line.is_empty() || line.starts_with('#'),
+                "{at}: a transcript line starts with '> ', '< ', '<~ ' or '#'"
+            );
+        }
+    }
+    // Nothing but progress may be left once the transcript is done.
+    e.send("isready");
+    let rest = e.wait_for(TIMEOUT, "readyok", |l| l == "readyok" || !is_progress(l));
+    assert_eq!(
+        rest,
+        "readyok",
+        "{}: unexpected output after the transcript",
+        path.display()
+    );
+    e.finish();
+}
+
+#[test]
+fn every_transcript_replays() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol/examples");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    for required in [
+        "handshake",
+        "search",
+        "infinite-stop",
+        "illegal-move",
+        "finished-game",
+        "queries",
+    ] {
+        assert!(
+            files.iter().any(|f| f.file_stem().unwrap() == required),
+            "protocol/examples/{required}.txt is missing"
+        );
+    }
+    for f in &files {
+        replay(f);
+    }
+}
+
+#[test]
+fn glob_matches_runs_of_anything() {
+    assert!(glob("bestmove *", "bestmove C"));
+    assert!(glob("a*c*e", "abcde"));
+    assert!(!glob("a*c*e", "abcd"));
+    assert!(glob("exact", "exact"));
+    assert!(!glob("bestmove * ponder *", "bestmove C"));
+}
+
+#[test]
+fn stop_answers_promptly_during_infinite_search() {
+    let mut e = EngineProcess::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.wait_for(TIMEOUT, "a first info line", |l| {
+        l.starts_with("info depth")
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let t = std::time::Instant::now();
+    e.send("stop");
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove "));
+    let took = t.elapsed();
+    // The behaviour is "at once"; the bound only catches a search that does
+    // not look at the stop flag, on a machine that may be busy.
+    assert!(took < Duration::from_secs(2), "stop took {took:?}");
+    eprintln!("stop answered in {took:?}");
+    e.finish();
+}
+
+#[test]
+fn every_go_gets_exactly_one_bestmove_even_when_interrupted() {
+    let mut e = EngineProcess::start();
+    e.send("position startpos");
+    for _ in 0..20 {
+        e.send("go infinite");
+        e.send("go depth 30");
+        e.send("position startpos moves C");
+    }
+    e.send("isready");
+    e.wait_for(TIMEOUT, "readyok", |l| l == "readyok");
+    e.send("stop");
+    e.send("isready");
+    e.wait_for(TIMEOUT, "readyok", |l| l == "readyok");
+    let bestmoves = e.log.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 40, "{}", e.tail());
+    for l in e.log.iter().filter(|l| l.starts_with("bestmove")) {
+        assert_eq!(l.split_whitespace().count(), 2, "{l}");
+    }
+    e.finish();
+}
