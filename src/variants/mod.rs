@@ -1,6 +1,7 @@
 //! One module per game. Rules live here and nowhere else; the rest of kete
 //! reaches a game through [`crate::game::Game`] and picks one with [`Variant`].
 
+pub mod bao;
 pub mod cycle;
 pub mod endodoi;
 pub mod kalah;
@@ -8,6 +9,7 @@ pub mod oware;
 pub mod two_row;
 
 use crate::game::Game;
+use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Capture, Kalah, KalahRules};
 use oware::{Oware, OwareRules, Repetition, RuleSet};
@@ -19,10 +21,18 @@ pub enum Variant {
     Kalah(KalahRules),
     Oware(OwareRules),
     EnDodoi(EnDodoiRules),
+    BaoKujifunza(BaoRules),
+    BaoKiswahili(BaoRules),
 }
 
 /// The variant names the build knows, first the canonical ones.
-pub const VARIANT_NAMES: &[&str] = &["kalah", "oware", "endodoi"];
+pub const VARIANT_NAMES: &[&str] = &[
+    "kalah",
+    "oware",
+    "endodoi",
+    "bao-kujifunza",
+    "bao-kiswahili",
+];
 
 /// How a variant option is set: what `setoption` and the command line accept.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +75,10 @@ impl Variant {
             "kalah" | "mancala" => Ok(Variant::Kalah(KalahRules::default())),
             "oware" | "awari" | "awale" => Ok(Variant::Oware(OwareRules::default())),
             "endodoi" | "en-dodoi" => Ok(Variant::EnDodoi(EnDodoiRules::default())),
+            "bao-kujifunza" | "kujifunza" => Ok(Variant::BaoKujifunza(BaoRules::kujifunza())),
+            "bao-kiswahili" | "bao" | "kiswahili" => {
+                Ok(Variant::BaoKiswahili(BaoRules::kiswahili()))
+            }
             other => Err(format!(
                 "unknown variant '{other}' (known: {})",
                 VARIANT_NAMES.join(", ")
@@ -77,6 +91,8 @@ impl Variant {
             Variant::Kalah(_) => "kalah",
             Variant::Oware(_) => "oware",
             Variant::EnDodoi(_) => "endodoi",
+            Variant::BaoKujifunza(_) => "bao-kujifunza",
+            Variant::BaoKiswahili(_) => "bao-kiswahili",
         }
     }
 
@@ -150,6 +166,16 @@ impl Variant {
                     },
                 },
             ],
+            Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_) => BaoRules::option_choices()
+                .iter()
+                .map(|(name, values)| VariantOption {
+                    name,
+                    kind: OptionKind::Combo {
+                        values,
+                        default: values[0],
+                    },
+                })
+                .collect(),
         }
     }
 
@@ -209,6 +235,13 @@ impl Variant {
             (Variant::EnDodoi(r), "seeds") => {
                 r.seeds = between(endodoi::MIN_SEEDS, endodoi::MAX_SEEDS)?
             }
+            (Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r), _)
+                if BaoRules::option_choices()
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(key.as_str())) =>
+            {
+                r.set_option(name, value)?;
+            }
             (v, _) => {
                 return Err(format!(
                     "option '{name}' does not apply to {} (its options: {})",
@@ -262,6 +295,7 @@ impl Variant {
             Variant::EnDodoi(r) => {
                 vec![("Pits", r.pits.to_string()), ("Seeds", r.seeds.to_string())]
             }
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => r.option_values(),
         }
     }
 
@@ -271,6 +305,7 @@ impl Variant {
             Variant::Kalah(r) => visitor.visit::<Kalah>(*r),
             Variant::Oware(r) => visitor.visit::<Oware>(*r),
             Variant::EnDodoi(r) => visitor.visit::<EnDodoi>(*r),
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => visitor.visit::<Bao>(*r),
         }
     }
 }
