@@ -37,7 +37,8 @@ enum Command {
 /// The options that choose a variant, the same wherever a variant is chosen.
 #[derive(Args, Clone, Debug)]
 struct VariantArgs {
-    /// kalah (alias mancala) or oware (alias awari).
+    /// kalah (alias mancala), oware (alias awari), endodoi, bao-kujifunza or
+    /// bao-kiswahili.
     #[arg(long, default_value = "kalah")]
     variant: String,
     /// Pits (houses) per row.
@@ -55,6 +56,9 @@ struct VariantArgs {
     /// Oware: own-side or split.
     #[arg(long)]
     repetition: Option<String>,
+    /// Any variant option as NAME=VALUE (e.g. the Bao rule options); repeatable.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
 }
 
 impl VariantArgs {
@@ -71,6 +75,12 @@ impl VariantArgs {
             if let Some(value) = value {
                 v.set_option(name, value).map_err(|e| anyhow!(e))?;
             }
+        }
+        for option in &self.options {
+            let (name, value) = option
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--option takes NAME=VALUE, got '{option}'"))?;
+            v.set_option(name, value).map_err(|e| anyhow!(e))?;
         }
         Ok(v)
     }

@@ -1,11 +1,16 @@
 //! One module per game. Rules live here and nowhere else; the rest of kete
 //! reaches a game through [`crate::game::Game`] and picks one with [`Variant`].
 
+pub mod bao;
+pub mod cycle;
+pub mod endodoi;
 pub mod kalah;
 pub mod oware;
 pub mod two_row;
 
 use crate::game::Game;
+use bao::{Bao, BaoRules};
+use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Capture, Kalah, KalahRules};
 use oware::{Oware, OwareRules, Repetition, RuleSet};
 
@@ -15,10 +20,19 @@ use oware::{Oware, OwareRules, Repetition, RuleSet};
 pub enum Variant {
     Kalah(KalahRules),
     Oware(OwareRules),
+    EnDodoi(EnDodoiRules),
+    BaoKujifunza(BaoRules),
+    BaoKiswahili(BaoRules),
 }
 
 /// The variant names the build knows, first the canonical ones.
-pub const VARIANT_NAMES: &[&str] = &["kalah", "oware"];
+pub const VARIANT_NAMES: &[&str] = &[
+    "kalah",
+    "oware",
+    "endodoi",
+    "bao-kujifunza",
+    "bao-kiswahili",
+];
 
 /// How a variant option is set: what `setoption` and the command line accept.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +74,11 @@ impl Variant {
         match name.trim().to_ascii_lowercase().as_str() {
             "kalah" | "mancala" => Ok(Variant::Kalah(KalahRules::default())),
             "oware" | "awari" | "awale" => Ok(Variant::Oware(OwareRules::default())),
+            "endodoi" | "en-dodoi" => Ok(Variant::EnDodoi(EnDodoiRules::default())),
+            "bao-kujifunza" | "kujifunza" => Ok(Variant::BaoKujifunza(BaoRules::kujifunza())),
+            "bao-kiswahili" | "bao" | "kiswahili" => {
+                Ok(Variant::BaoKiswahili(BaoRules::kiswahili()))
+            }
             other => Err(format!(
                 "unknown variant '{other}' (known: {})",
                 VARIANT_NAMES.join(", ")
@@ -71,6 +90,9 @@ impl Variant {
         match self {
             Variant::Kalah(_) => "kalah",
             Variant::Oware(_) => "oware",
+            Variant::EnDodoi(_) => "endodoi",
+            Variant::BaoKujifunza(_) => "bao-kujifunza",
+            Variant::BaoKiswahili(_) => "bao-kiswahili",
         }
     }
 
@@ -126,6 +148,34 @@ impl Variant {
                 });
                 o
             }
+            Variant::EnDodoi(_) => vec![
+                VariantOption {
+                    name: "Pits",
+                    kind: OptionKind::Spin {
+                        min: endodoi::MIN_PITS as i64,
+                        max: endodoi::MAX_PITS as i64,
+                        default: 6,
+                    },
+                },
+                VariantOption {
+                    name: "Seeds",
+                    kind: OptionKind::Spin {
+                        min: endodoi::MIN_SEEDS as i64,
+                        max: endodoi::MAX_SEEDS as i64,
+                        default: 4,
+                    },
+                },
+            ],
+            Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_) => BaoRules::option_choices()
+                .iter()
+                .map(|(name, values)| VariantOption {
+                    name,
+                    kind: OptionKind::Combo {
+                        values,
+                        default: values[0],
+                    },
+                })
+                .collect(),
         }
     }
 
@@ -140,6 +190,13 @@ impl Variant {
                 .ok()
                 .filter(|v| (1..=max).contains(v))
                 .ok_or_else(|| format!("{name} must be a whole number 1..{max}, got '{value}'"))
+        };
+        let between = |min: u8, max: u8| -> Result<u8, String> {
+            value
+                .parse::<u8>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+                .ok_or_else(|| format!("{name} must be a whole number {min}..{max}, got '{value}'"))
         };
         let lower = value.to_ascii_lowercase();
         match (self, key.as_str()) {
@@ -171,6 +228,19 @@ impl Variant {
                         ));
                     }
                 }
+            }
+            (Variant::EnDodoi(r), "pits" | "holes") => {
+                r.pits = between(endodoi::MIN_PITS, endodoi::MAX_PITS)?
+            }
+            (Variant::EnDodoi(r), "seeds") => {
+                r.seeds = between(endodoi::MIN_SEEDS, endodoi::MAX_SEEDS)?
+            }
+            (Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r), _)
+                if BaoRules::option_choices()
+                    .iter()
+                    .any(|(n, _)| n.eq_ignore_ascii_case(key.as_str())) =>
+            {
+                r.set_option(name, value)?;
             }
             (v, _) => {
                 return Err(format!(
@@ -222,6 +292,10 @@ impl Variant {
                     .to_string(),
                 ),
             ],
+            Variant::EnDodoi(r) => {
+                vec![("Pits", r.pits.to_string()), ("Seeds", r.seeds.to_string())]
+            }
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => r.option_values(),
         }
     }
 
@@ -230,6 +304,8 @@ impl Variant {
         match self {
             Variant::Kalah(r) => visitor.visit::<Kalah>(*r),
             Variant::Oware(r) => visitor.visit::<Oware>(*r),
+            Variant::EnDodoi(r) => visitor.visit::<EnDodoi>(*r),
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => visitor.visit::<Bao>(*r),
         }
     }
 }

@@ -84,6 +84,12 @@ impl Fields {
 
 /// Reads `h1-…-h2m-s1-s2-S|N`: 2m pits, two stores and the side to move.
 pub fn parse_fields(text: &str) -> Result<Fields, NotationError> {
+    parse_fields_upto(text, MAX_PITS)
+}
+
+/// [`parse_fields`] for a game with up to `max_pits` pits per row (En Dodoi
+/// has 10).
+pub fn parse_fields_upto(text: &str, max_pits: usize) -> Result<Fields, NotationError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(NotationError("empty position".into()));
@@ -112,10 +118,10 @@ pub fn parse_fields(text: &str) -> Result<Fields, NotationError> {
         }
     };
     let n = fields.len();
-    if n < 5 || n.is_multiple_of(2) || (n - 3) / 2 > MAX_PITS {
+    if n < 5 || n.is_multiple_of(2) || (n - 3) / 2 > max_pits {
         return Err(NotationError(format!(
             "{n} fields: a two-row position has 2m pits, two stores and the side to move \
-             (2m+3 fields, m = 1..{MAX_PITS})"
+             (2m+3 fields, m = 1..{max_pits})"
         )));
     }
     let mut values = Vec::with_capacity(n - 1);

@@ -1,0 +1,220 @@
+//! Bao la Kiswahili and Bao la Kujifunza, as `shared/rules/bao.md`.
+//!
+//! Each player's 16 pits are one loop, `[u8; 16]` indexed so that clockwise
+//! is `+1`: index `i < 8` is front pit `i+1` (A1..A8), index `i ≥ 8` is back
+//! pit `16-i` (B8 at 8 .. B1 at 15). South's front `i` faces North's front
+//! `7-i`, and the same holds the other way round, so one table serves both.
+//!
+//! A move is simulated whole, lap by lap ([`Bao::run`]); legality needs the
+//! whole move anyway (never-ending moves, a takasa that empties the front
+//! row, the stop/safari choice), so move generation runs every candidate.
+
+mod eval;
+mod notation;
+mod rules;
+mod sow;
+
+pub use eval::BaoEval;
+pub use rules::{
+    BaoRules, Dormant, FrontRow, Kind, MtajiTakasaNyumba, SingletonRule, TakasiaCheck,
+    TakasiaNyumbaLap, TakasiaSingleton,
+};
+pub use sow::Refusal;
+
+use crate::game::{Game, MoveError, NotationError, Outcome, Side};
+
+/// Index of the nyumba in a loop (front pit 5).
+pub const NYUMBA: usize = 4;
+
+/// A move: the pit it starts from (loop index, see the module text), the
+/// direction of its first sowing (for a namua capture: of the sowing of the
+/// captured seeds, so `cw` means entry at the left kichwa) and whether the
+/// player takes the safari when offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BaoMove {
+    pub pit: u8,
+    pub cw: bool,
+    pub safari: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bao {
+    /// Each side's loop, indexed by `Side::index()`.
+    pits: [[u8; 16]; 2],
+    hand: [u8; 2],
+    /// The nyumba has not been lost (emptied, captured, or its privileges
+    /// ended by the first mtaji capture).
+    owned: [bool; 2],
+    side: Side,
+    /// A front pit of the side to move that is takasia'd for this move.
+    takasia: Option<u8>,
+    /// The mtaji stage has seen its first capture (nyumba privileges over).
+    mtaji_captured: bool,
+    rules: BaoRules,
+}
+
+impl Bao {
+    /// Seeds in a pit of `side`: `row` 0 = front, 1 = back; `number` 1..8
+    /// from that side's own left.
+    pub fn pit(&self, side: Side, row: usize, number: usize) -> u8 {
+        self.pits[side.index()][loop_index(row, number)]
+    }
+
+    /// The whole loop of `side` (see the module text for the order).
+    pub fn loop_of(&self, side: Side) -> [u8; 16] {
+        self.pits[side.index()]
+    }
+
+    pub fn hand(&self, side: Side) -> u8 {
+        self.hand[side.index()]
+    }
+
+    /// Whether `side` still owns his nyumba (it may be dormant).
+    pub fn nyumba_owned(&self, side: Side) -> bool {
+        self.owned[side.index()]
+    }
+
+    /// Owned, privileges not ended, and holding 6 or more seeds.
+    pub fn nyumba_functional(&self, side: Side) -> bool {
+        self.owned[side.index()] && !self.mtaji_captured && self.pits[side.index()][NYUMBA] >= 6
+    }
+
+    /// The front pit (0-based from its owner's left) takasia'd for the side
+    /// to move.
+    pub fn takasia(&self) -> Option<u8> {
+        self.takasia
+    }
+
+    pub fn mtaji_captured(&self) -> bool {
+        self.mtaji_captured
+    }
+
+    fn front_empty(&self, side: Side) -> bool {
+        self.pits[side.index()][..8].iter().all(|&v| v == 0)
+    }
+
+    /// The same position with `side` to move and no takasia: for asking what
+    /// a player could do if it were his turn.
+    pub(super) fn as_mover(&self, side: Side) -> Bao {
+        let mut p = *self;
+        p.side = side;
+        p.takasia = None;
+        p
+    }
+}
+
+/// Loop index of `row` (0 front, 1 back) and `number` (1..8 from the owner's
+/// left).
+pub fn loop_index(row: usize, number: usize) -> usize {
+    if row == 0 { number - 1 } else { 16 - number }
+}
+
+impl Game for Bao {
+    type Move = BaoMove;
+    type Eval = BaoEval;
+    type Rules = BaoRules;
+
+    // In the mtaji stage seeds only go round, so a position can come back.
+    const CAN_REPEAT: bool = true;
+
+    fn start(rules: &BaoRules) -> Bao {
+        let mut pits = [[0u8; 16]; 2];
+        let (hand, owned) = match rules.kind {
+            Kind::Kujifunza => {
+                pits = [[2; 16]; 2];
+                ([0, 0], [false, false])
+            }
+            Kind::Kiswahili => {
+                for row in pits.iter_mut() {
+                    row[NYUMBA] = 6;
+                    row[5] = 2;
+                    row[6] = 2;
+                }
+                ([22, 22], [true, true])
+            }
+        };
+        Bao {
+            pits,
+            hand,
+            owned,
+            side: Side::South,
+            takasia: None,
+            mtaji_captured: false,
+            rules: *rules,
+        }
+    }
+
+    fn rules(&self) -> BaoRules {
+        self.rules
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self, out: &mut Vec<BaoMove>) {
+        out.clear();
+        if self.front_empty(Side::South) || self.front_empty(Side::North) {
+            return;
+        }
+        self.generate(out);
+    }
+
+    fn play(&self, mv: BaoMove) -> Bao {
+        self.play_checked(mv)
+            .unwrap_or_else(|r| panic!("play: {mv:?} is not legal here ({r})"))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.front_empty(Side::South) {
+            return Some(Outcome::win(Side::North));
+        }
+        if self.front_empty(Side::North) {
+            return Some(Outcome::win(Side::South));
+        }
+        let mut moves = Vec::new();
+        self.generate(&mut moves);
+        if moves.is_empty() {
+            return Some(Outcome::win(self.side.other()));
+        }
+        None
+    }
+
+    fn hash(&self) -> u64 {
+        let mut words = [0u64; 5];
+        for (s, row) in self.pits.iter().enumerate() {
+            for (i, &v) in row.iter().enumerate() {
+                words[2 * s + i / 8] |= (v as u64) << (8 * (i % 8));
+            }
+        }
+        words[4] = self.hand[0] as u64
+            | (self.hand[1] as u64) << 8
+            | (self.owned[0] as u64) << 16
+            | (self.owned[1] as u64) << 17
+            | (self.side as u64) << 18
+            | (self.mtaji_captured as u64) << 19
+            | (self.takasia.map_or(0, |t| t as u64 + 1)) << 20
+            | self.rules.code() << 32;
+        super::mix_words(&words)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<BaoMove, MoveError> {
+        notation::parse_move(self, text)
+    }
+
+    fn format_move(&self, mv: BaoMove) -> String {
+        notation::format_move(self, mv)
+    }
+
+    fn from_notation(rules: &BaoRules, text: &str) -> Result<Bao, NotationError> {
+        notation::parse_position(rules, text)
+    }
+
+    fn to_notation(&self) -> String {
+        notation::format_position(self)
+    }
+
+    fn diagram(&self) -> String {
+        notation::diagram(self)
+    }
+}

@@ -1,0 +1,529 @@
+//! Playing a whole Bao move lap by lap, and the move generator built on it.
+
+use super::rules::{Dormant, FrontRow, MtajiTakasaNyumba, SingletonRule, TakasiaCheck};
+use super::rules::{TakasiaNyumbaLap, TakasiaSingleton};
+use super::{Bao, BaoMove, NYUMBA};
+use crate::variants::cycle::CycleCheck;
+
+/// Why a candidate move is not legal although it starts correctly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// An in-move state repeats: the move would never end (D7).
+    NeverEnds,
+    /// A takasa lap would end with the mover's front row empty (D9).
+    EmptiesFrontRow,
+    /// A lone kichwa may not be sown toward the back row (Donkers 3.5b).
+    KichwaToBackRow,
+    /// The safari was asked for but the move never offers it.
+    NoSafari,
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Refusal::NeverEnds => "the move never ends (a state inside it repeats)",
+            Refusal::EmptiesFrontRow => "the takasa would empty the own front row",
+            Refusal::KichwaToBackRow => "a lone kichwa may not be sown toward the back row",
+            Refusal::NoSafari => "the move does not end in the functional nyumba: no safari",
+        })
+    }
+}
+
+/// A move played out.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// The position after it (side to move switched, takasia not yet set).
+    pub next: Bao,
+    /// The move started with a capture.
+    pub capture: bool,
+    /// A lap ended in the functional nyumba of a capturing namua move: the
+    /// player had the stop/safari choice.
+    pub choice: bool,
+    /// The pit of the opponent's front row taken by the first capture.
+    pub first_target: Option<u8>,
+}
+
+#[inline]
+fn step(i: usize, cw: bool) -> usize {
+    if cw { (i + 1) & 15 } else { (i + 15) & 15 }
+}
+
+/// Sows `n` seeds into `row` starting *in* `first`, going `cw`; returns the
+/// pit of the last seed.
+#[inline]
+fn sow_from(row: &mut [u8; 16], first: usize, n: usize, cw: bool) -> usize {
+    let (full, rest) = (n / 16, n % 16);
+    if full > 0 {
+        for c in row.iter_mut() {
+            *c += full as u8;
+        }
+    }
+    if rest == 0 {
+        // Whole rounds: the last seed fell in the pit before `first`.
+        return if cw {
+            (first + 15) & 15
+        } else {
+            (first + 1) & 15
+        };
+    }
+    let mut at = first;
+    row[at] += 1;
+    for _ in 1..rest {
+        at = step(at, cw);
+        row[at] += 1;
+    }
+    at
+}
+
+/// The in-move state at a lap's end: everything the rest of the move depends
+/// on (the move's own fixed data aside).
+#[derive(PartialEq)]
+struct LapState {
+    pits: [[u8; 16]; 2],
+    at: u8,
+    cw: bool,
+    owned: [bool; 2],
+    capturing: bool,
+    from_nyumba: bool,
+    mtaji_captured: bool,
+}
+
+impl Bao {
+    fn namua(&self) -> bool {
+        self.hand[self.side.index()] > 0
+    }
+
+    /// Plays `mv` out, which must start correctly (an occupied front pit in
+    /// namua, a pit of 2+ seeds in mtaji); the refusals are what only the
+    /// whole move can tell.
+    pub fn run(&self, mv: BaoMove) -> Result<Run, Refusal> {
+        let s = self.side.index();
+        let o = 1 - s;
+        let r = self.rules;
+        let namua = self.namua();
+        let mut b = self.pits;
+        let mut hand = self.hand;
+        let mut owned = self.owned;
+        let mut mc = self.mtaji_captured;
+        let mut cw = mv.cw;
+        let mut choice = false;
+        let mut first_target = None;
+        let p = mv.pit as usize;
+
+        if r.front_row == FrontRow::KichwaOnly {
+            let lone = b[s][..8].iter().filter(|&&v| v > 0).count() == 1;
+            if lone && ((p == 0 && !cw) || (p == 7 && cw)) && b[s][p] > 0 {
+                let capture_start = if namua {
+                    b[o][7 - p] > 0
+                } else {
+                    (b[s][p] as usize) <= 15 && {
+                        let e = if cw {
+                            p + b[s][p] as usize
+                        } else {
+                            p + 16 - b[s][p] as usize
+                        };
+                        let e = e & 15;
+                        e < 8 && b[s][e] > 0 && b[o][7 - e] > 0
+                    }
+                };
+                if !capture_start {
+                    return Err(Refusal::KichwaToBackRow);
+                }
+            }
+        }
+
+        let mut capturing;
+        let mut from_nyumba = false;
+        let mut at;
+        // Whether the current lap is the first of a mtaji move (it decides
+        // whether the move captures at all).
+        let mut first_mtaji_lap = false;
+        // A capture in mtaji also ends the nyumba privileges of both players.
+        let capture_at =
+            |b: &mut [[u8; 16]; 2], owned: &mut [bool; 2], mc: &mut bool, front: usize| -> usize {
+                let target = 7 - front;
+                let n = b[o][target] as usize;
+                b[o][target] = 0;
+                if target == NYUMBA {
+                    owned[o] = false;
+                }
+                if !namua {
+                    *mc = true;
+                    *owned = [false, false];
+                }
+                n
+            };
+        if namua {
+            hand[s] -= 1;
+            b[s][p] += 1;
+            if b[o][7 - p] > 0 {
+                capturing = true;
+                first_target = Some((7 - p) as u8);
+                let n = capture_at(&mut b, &mut owned, &mut mc, p);
+                let kichwa = match p {
+                    0 | 1 => 0,
+                    6 | 7 => 7,
+                    _ => {
+                        if mv.cw {
+                            0
+                        } else {
+                            7
+                        }
+                    }
+                };
+                cw = kichwa == 0;
+                at = sow_from(&mut b[s], kichwa, n, cw);
+                if b[o][..8].iter().all(|&v| v == 0) {
+                    // The captured seeds are still sown; then the game is over.
+                    return Ok(self.finish(b, hand, owned, mc, true, choice, first_target));
+                }
+            } else {
+                capturing = false;
+                let functional = owned[s] && !mc && self.pits[s][NYUMBA] >= 6;
+                let n = if p == NYUMBA && functional {
+                    // The tax: two seeds leave, the nyumba stays.
+                    b[s][p] -= 2;
+                    2
+                } else {
+                    let n = b[s][p] as usize;
+                    b[s][p] = 0;
+                    if p == NYUMBA && owned[s] {
+                        owned[s] = false;
+                        from_nyumba = true;
+                    }
+                    n
+                };
+                at = sow_from(&mut b[s], step(p, cw), n, cw);
+            }
+        } else {
+            let n = b[s][p] as usize;
+            b[s][p] = 0;
+            if p == NYUMBA && owned[s] {
+                owned[s] = false;
+                from_nyumba = true;
+            }
+            capturing = n <= 15;
+            first_mtaji_lap = true;
+            at = sow_from(&mut b[s], step(p, cw), n, cw);
+        }
+
+        let blocked = self.takasia.map(|t| t as usize);
+        let mut check = CycleCheck::new();
+        loop {
+            if b[s][..8].iter().all(|&v| v == 0) {
+                // A first mtaji lap ending in the back row captures nothing.
+                let takasa = !capturing || first_mtaji_lap;
+                if takasa && r.front_row == FrontRow::NeverEmpty {
+                    return Err(Refusal::EmptiesFrontRow);
+                }
+                // Donkers 1.2: the game ends at once, and the mover has lost.
+                let capture = first_target.is_some();
+                return Ok(self.finish(b, hand, owned, mc, capture, choice, first_target));
+            }
+            if b[s][at] == 1 {
+                break;
+            }
+            let can_capture = capturing && at < 8 && b[o][7 - at] > 0;
+            if first_mtaji_lap {
+                first_mtaji_lap = false;
+                capturing = can_capture;
+                if can_capture {
+                    first_target = Some((7 - at) as u8);
+                }
+            }
+            if can_capture {
+                let n = capture_at(&mut b, &mut owned, &mut mc, at);
+                let kichwa = match at {
+                    0 | 1 => 0,
+                    6 | 7 => 7,
+                    _ => {
+                        if cw {
+                            0
+                        } else {
+                            7
+                        }
+                    }
+                };
+                cw = kichwa == 0;
+                from_nyumba = false;
+                at = sow_from(&mut b[s], kichwa, n, cw);
+                if b[o][..8].iter().all(|&v| v == 0) {
+                    // The captured seeds are still sown; then the game is over.
+                    return Ok(self.finish(b, hand, owned, mc, true, choice, first_target));
+                }
+            } else {
+                if at == NYUMBA && owned[s] && !mc && b[s][NYUMBA] >= 6 {
+                    if capturing {
+                        choice = true;
+                        if !mv.safari {
+                            break;
+                        }
+                    } else if namua || r.mtaji_takasa_nyumba == MtajiTakasaNyumba::Stop {
+                        break;
+                    }
+                }
+                if Some(at) == blocked
+                    && !(from_nyumba && r.takasia_nyumba_lap == TakasiaNyumbaLap::Continues)
+                {
+                    break;
+                }
+                let n = b[s][at] as usize;
+                b[s][at] = 0;
+                from_nyumba = at == NYUMBA && owned[s];
+                if from_nyumba {
+                    owned[s] = false;
+                }
+                at = sow_from(&mut b[s], step(at, cw), n, cw);
+            }
+            let state = || LapState {
+                pits: b,
+                at: at as u8,
+                cw,
+                owned,
+                capturing,
+                from_nyumba,
+                mtaji_captured: mc,
+            };
+            if check.repeats(state) {
+                return Err(Refusal::NeverEnds);
+            }
+        }
+        if mv.safari && !choice {
+            return Err(Refusal::NoSafari);
+        }
+        let capture = first_target.is_some();
+        Ok(self.finish(b, hand, owned, mc, capture, choice, first_target))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        pits: [[u8; 16]; 2],
+        hand: [u8; 2],
+        mut owned: [bool; 2],
+        mtaji_captured: bool,
+        capture: bool,
+        choice: bool,
+        first_target: Option<u8>,
+    ) -> Run {
+        if self.rules.dormant == Dormant::Lost {
+            for (s, o) in owned.iter_mut().enumerate() {
+                if pits[s][NYUMBA] < 6 {
+                    *o = false;
+                }
+            }
+        }
+        Run {
+            next: Bao {
+                pits,
+                hand,
+                owned,
+                side: self.side.other(),
+                takasia: None,
+                mtaji_captured,
+                rules: self.rules,
+            },
+            capture,
+            choice,
+            first_target,
+        }
+    }
+
+    /// The candidate captures: moves whose first lap captures.
+    pub(super) fn capture_candidates(&self, out: &mut Vec<BaoMove>) {
+        let s = self.side.index();
+        let o = 1 - s;
+        let (me, them) = (&self.pits[s], &self.pits[o]);
+        let mv = |pit: usize, cw: bool| BaoMove {
+            pit: pit as u8,
+            cw,
+            safari: false,
+        };
+        if self.namua() {
+            for p in 0..8 {
+                if me[p] > 0 && them[7 - p] > 0 {
+                    match p {
+                        0 | 1 => out.push(mv(p, true)),
+                        6 | 7 => out.push(mv(p, false)),
+                        _ => {
+                            out.push(mv(p, true));
+                            out.push(mv(p, false));
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for p in 0..16 {
+            let n = me[p] as usize;
+            if !(2..=15).contains(&n) || self.takasia == Some(p as u8) {
+                continue;
+            }
+            for cw in [true, false] {
+                let e = if cw { (p + n) & 15 } else { (p + 16 - n) & 15 };
+                if e < 8 && me[e] > 0 && them[7 - e] > 0 {
+                    out.push(mv(p, cw));
+                }
+            }
+        }
+    }
+
+    /// The candidate takasa moves (not yet checked by playing them out).
+    fn takasa_candidates(&self, out: &mut Vec<BaoMove>, back_row: bool) {
+        let s = self.side.index();
+        let me = &self.pits[s];
+        let both = |out: &mut Vec<BaoMove>, p: usize| {
+            for cw in [true, false] {
+                out.push(BaoMove {
+                    pit: p as u8,
+                    cw,
+                    safari: false,
+                });
+            }
+        };
+        if self.namua() {
+            let functional = self.nyumba_functional(self.side);
+            let occupied = (0..8).filter(|&p| me[p] > 0);
+            if functional {
+                let others = occupied.clone().any(|p| p != NYUMBA);
+                for p in occupied {
+                    if p != NYUMBA || !others {
+                        both(out, p);
+                    }
+                }
+                return;
+            }
+            let restricted = match self.rules.singleton {
+                SingletonRule::Functional => true,
+                SingletonRule::Owned => !self.owned[s],
+            };
+            let all_single = occupied.clone().all(|p| me[p] == 1);
+            for p in occupied {
+                if !restricted || all_single || me[p] >= 2 {
+                    both(out, p);
+                }
+            }
+            return;
+        }
+        let range = if back_row { 8..16 } else { 0..8 };
+        for p in range {
+            if me[p] >= 2 && self.takasia != Some(p as u8) {
+                both(out, p);
+            }
+        }
+    }
+
+    /// Adds the legal ones among `candidates` to `out`, with their safari
+    /// twins where the move offers the choice.
+    fn keep_legal(&self, candidates: &[BaoMove], out: &mut Vec<BaoMove>) {
+        for &mv in candidates {
+            if let Ok(run) = self.run(mv) {
+                out.push(mv);
+                if run.choice {
+                    let safari = BaoMove { safari: true, ..mv };
+                    if self.run(safari).is_ok() {
+                        out.push(safari);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The moves the rules allow the side to move, without asking whether
+    /// the game is already over (some published rule probes list the moves
+    /// of a player whose opponent's front row is empty).
+    pub fn moves_by_rule(&self, out: &mut Vec<BaoMove>) {
+        self.generate(out);
+    }
+
+    /// The legal moves, the game not being over.
+    pub(super) fn generate(&self, out: &mut Vec<BaoMove>) {
+        out.clear();
+        let mut cand = Vec::with_capacity(32);
+        self.capture_candidates(&mut cand);
+        self.keep_legal(&cand, out);
+        if !out.is_empty() {
+            return;
+        }
+        cand.clear();
+        self.takasa_candidates(&mut cand, false);
+        self.keep_legal(&cand, out);
+        if out.is_empty() && !self.namua() {
+            // Donkers 3.5a: the back row only when no front-row takasa is possible.
+            cand.clear();
+            self.takasa_candidates(&mut cand, true);
+            self.keep_legal(&cand, out);
+        }
+    }
+
+    /// Whether the side to move has a legal capture.
+    fn has_capture(&self) -> bool {
+        let mut cand = Vec::new();
+        self.capture_candidates(&mut cand);
+        cand.iter().any(|&mv| self.run(mv).is_ok())
+    }
+
+    /// Plays `mv`, which must start correctly, and sets the takasia the move
+    /// creates.
+    pub fn play_checked(&self, mv: BaoMove) -> Result<Bao, Refusal> {
+        let run = self.run(mv)?;
+        let mut next = run.next;
+        let mover = self.side;
+        if !run.capture
+            && !self.namua()
+            && self.rules.takasia()
+            && next.hand == [0, 0]
+            && !next.front_empty(mover)
+            && !next.front_empty(mover.other())
+        {
+            next.takasia = next.takasia_after(mover);
+        }
+        Ok(next)
+    }
+
+    /// The pit that would be takasia'd for the side to move if the other
+    /// player had just made a mtaji takasa leading here.
+    pub fn takasia_if_takasa(&self) -> Option<u8> {
+        self.takasia_after(self.side.other())
+    }
+
+    /// The pit takasia'd for the side to move of `self`, `mover` having just
+    /// made a takasa.
+    fn takasia_after(&self, mover: Side) -> Option<u8> {
+        let them = self.side;
+        let rules = self.rules;
+        if rules.takasia_check == TakasiaCheck::OpponentTakasa && self.has_capture() {
+            return None;
+        }
+        let me = self.as_mover(mover);
+        let mut cand = Vec::new();
+        me.capture_candidates(&mut cand);
+        let mut target = None;
+        for &mv in &cand {
+            if let Ok(run) = me.run(mv) {
+                let t = run.first_target;
+                if target.is_some() && target != t {
+                    return None;
+                }
+                target = t;
+            }
+        }
+        let t = target? as usize;
+        let front = &self.pits[them.index()][..8];
+        if t == NYUMBA && self.nyumba_functional(them) {
+            return None;
+        }
+        if front.iter().filter(|&&v| v > 0).count() == 1 {
+            return None;
+        }
+        if front[t] <= 1 && rules.takasia_singleton == TakasiaSingleton::Exempt {
+            return None;
+        }
+        if front[t] > 1 && front.iter().filter(|&&v| v > 1).count() == 1 {
+            return None;
+        }
+        Some(t as u8)
+    }
+}
+
+use crate::game::Side;

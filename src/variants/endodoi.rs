@@ -1,0 +1,347 @@
+//! En Dodoi, the Kenyan relay game, as `shared/rules/endodoi.md`.
+//!
+//! Up to 10 holes per row, so the rows are one byte array in sowing order
+//! (South's holes `0..m`, North's `m..2m`) rather than the 8-byte row words of
+//! Kalah. South's hole `i` faces cell `2m-1-i`. Captured seeds are kept in two
+//! counters and are never sown.
+
+use super::cycle::CycleCheck;
+use super::two_row;
+use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+
+pub const MIN_PITS: u8 = 6;
+pub const MAX_PITS: u8 = 10;
+pub const MIN_SEEDS: u8 = 3;
+pub const MAX_SEEDS: u8 = 6;
+const CELLS: usize = 2 * MAX_PITS as usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EnDodoiRules {
+    pub pits: u8,
+    pub seeds: u8,
+}
+
+impl Default for EnDodoiRules {
+    fn default() -> Self {
+        EnDodoiRules { pits: 6, seeds: 4 }
+    }
+}
+
+/// Checks a rules value against the sizes the tradition plays.
+pub fn check_rules(rules: &EnDodoiRules) -> Result<(), String> {
+    if !(MIN_PITS..=MAX_PITS).contains(&rules.pits) {
+        return Err(format!(
+            "endodoi holes must be {MIN_PITS}..{MAX_PITS}, got {}",
+            rules.pits
+        ));
+    }
+    if !(MIN_SEEDS..=MAX_SEEDS).contains(&rules.seeds) {
+        return Err(format!(
+            "endodoi seeds must be {MIN_SEEDS}..{MAX_SEEDS}, got {}",
+            rules.seeds
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EnDodoi {
+    cells: [u8; CELLS],
+    captured: [u8; 2],
+    pits: u8,
+    seeds: u8,
+    side: Side,
+}
+
+/// A move: the hole index (0-based from the mover's own left).
+pub type HoleMove = u8;
+
+/// How a sowing from one hole turns out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sowing {
+    /// The move ends; the position after it.
+    Ends(EnDodoi),
+    /// Relay sowing repeats an in-move state: the move would never end.
+    NeverEnds,
+}
+
+impl EnDodoi {
+    fn m(&self) -> usize {
+        self.pits as usize
+    }
+
+    fn row(&self, side: Side) -> std::ops::Range<usize> {
+        let m = self.m();
+        if side == Side::South { 0..m } else { m..2 * m }
+    }
+
+    /// Seeds in `side`'s hole `index` (0-based from that side's left).
+    pub fn hole(&self, side: Side, index: usize) -> u8 {
+        self.cells[self.row(side).start + index]
+    }
+
+    /// Seeds `side` has captured.
+    pub fn captured(&self, side: Side) -> u32 {
+        self.captured[side.index()] as u32
+    }
+
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        self.cells[self.row(side)].iter().map(|&v| v as u32).sum()
+    }
+
+    /// The holes in sowing order from South's first.
+    pub fn board(&self) -> Vec<u8> {
+        self.cells[..2 * self.m()].to_vec()
+    }
+
+    /// Plays the whole relay move from the mover's hole `mv` (non-empty).
+    pub fn sow(&self, mv: HoleMove) -> Sowing {
+        self.sow_counting(mv).0
+    }
+
+    /// [`EnDodoi::sow`], also giving the number of laps sown (for a
+    /// never-ending move: until the repeat was recognised).
+    pub fn sow_counting(&self, mv: HoleMove) -> (Sowing, u64) {
+        let mut next = *self;
+        let ring = 2 * self.m();
+        let b = &mut next.cells;
+        let mut at = self.row(self.side).start + mv as usize;
+        let mut check = CycleCheck::new();
+        loop {
+            let seeds = b[at] as usize;
+            b[at] = 0;
+            // Whole laps round the board first: the origin is not skipped.
+            let (full, rest) = (seeds / ring, seeds % ring);
+            if full > 0 {
+                for c in b[..ring].iter_mut() {
+                    *c += full as u8;
+                }
+            }
+            for _ in 0..rest {
+                at += 1;
+                if at == ring {
+                    at = 0;
+                }
+                b[at] += 1;
+            }
+            // With a whole number of laps (`rest == 0`) the last seed fell
+            // back into the hole it came from, which `at` still names.
+            if b[at] == 1 {
+                break;
+            }
+            if check.repeats(|| (*b, at)) {
+                return (Sowing::NeverEnds, check.laps());
+            }
+        }
+        let own = self.row(self.side);
+        if own.contains(&at) {
+            let facing = 2 * self.m() - 1 - at;
+            if b[facing] > 0 {
+                next.captured[self.side.index()] += 1 + b[facing];
+                b[at] = 0;
+                b[facing] = 0;
+            }
+        }
+        next.side = self.side.other();
+        (Sowing::Ends(next), check.laps() + 1)
+    }
+
+    fn candidates(&self) -> impl Iterator<Item = HoleMove> + '_ {
+        self.cells[self.row(self.side)]
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v > 0)
+            .map(|(i, _)| i as u8)
+    }
+
+    fn can_move(&self) -> bool {
+        self.candidates()
+            .any(|mv| matches!(self.sow(mv), Sowing::Ends(_)))
+    }
+}
+
+impl Game for EnDodoi {
+    type Move = HoleMove;
+    type Eval = EnDodoiEval;
+    type Rules = EnDodoiRules;
+
+    // Relay sowing moves seeds both ways round the board, so a position can
+    // come back; the rules have no repetition rule, but searches must know.
+    const CAN_REPEAT: bool = true;
+
+    fn start(rules: &EnDodoiRules) -> EnDodoi {
+        let mut cells = [0u8; CELLS];
+        cells[..2 * rules.pits as usize].fill(rules.seeds);
+        EnDodoi {
+            cells,
+            captured: [0, 0],
+            pits: rules.pits,
+            seeds: rules.seeds,
+            side: Side::South,
+        }
+    }
+
+    fn rules(&self) -> EnDodoiRules {
+        EnDodoiRules {
+            pits: self.pits,
+            seeds: self.seeds,
+        }
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self, out: &mut Vec<HoleMove>) {
+        out.clear();
+        out.extend(
+            self.candidates()
+                .filter(|&mv| matches!(self.sow(mv), Sowing::Ends(_))),
+        );
+    }
+
+    fn play(&self, mv: HoleMove) -> EnDodoi {
+        match self.sow(mv) {
+            Sowing::Ends(next) => next,
+            Sowing::NeverEnds => panic!("play: a never-ending move is not legal"),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.can_move() {
+            return None;
+        }
+        // The player to move cannot: what is left goes to the one who moved last.
+        let mut counts = [self.captured(Side::South), self.captured(Side::North)];
+        counts[self.side.other().index()] +=
+            self.row_seeds(Side::South) + self.row_seeds(Side::North);
+        Some(Outcome::by_count(counts[0], counts[1]))
+    }
+
+    fn hash(&self) -> u64 {
+        let mut words = [0u64; 4];
+        for (i, &c) in self.cells.iter().enumerate() {
+            words[i / 8] |= (c as u64) << (8 * (i % 8));
+        }
+        words[3] |= (self.captured[0] as u64) << 32
+            | (self.captured[1] as u64) << 40
+            | (self.side as u64) << 48
+            | (self.pits as u64) << 52
+            | (self.seeds as u64) << 58;
+        super::mix_words(&words)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<HoleMove, MoveError> {
+        let i = two_row::parse_pit(text, self.side, self.m())?;
+        let letter = two_row::pit_letter(self.side, i);
+        if self.hole(self.side, i) == 0 {
+            return Err(MoveError::Illegal(format!("hole {letter} is empty")));
+        }
+        match self.sow(i as u8) {
+            Sowing::Ends(_) => Ok(i as u8),
+            Sowing::NeverEnds => Err(MoveError::Illegal(format!(
+                "the relay sowing from {letter} never ends"
+            ))),
+        }
+    }
+
+    fn format_move(&self, mv: HoleMove) -> String {
+        two_row::pit_letter(self.side, mv as usize).to_string()
+    }
+
+    fn from_notation(rules: &EnDodoiRules, text: &str) -> Result<EnDodoi, NotationError> {
+        let f = two_row::parse_fields_upto(text, MAX_PITS as usize)?;
+        if f.pits < MIN_PITS as usize {
+            return Err(NotationError(format!(
+                "{} holes per row: endodoi is played with {MIN_PITS}..{MAX_PITS}",
+                f.pits
+            )));
+        }
+        f.check_total("endodoi", rules.seeds as u32)?;
+        let mut cells = [0u8; CELLS];
+        for (c, &v) in cells.iter_mut().zip(&f.board) {
+            *c = v as u8;
+        }
+        Ok(EnDodoi {
+            cells,
+            captured: [f.stores[0] as u8, f.stores[1] as u8],
+            pits: f.pits as u8,
+            seeds: rules.seeds,
+            side: f.side,
+        })
+    }
+
+    fn to_notation(&self) -> String {
+        two_row::format_fields(
+            &self.board(),
+            [self.captured(Side::South), self.captured(Side::North)],
+            self.side,
+        )
+    }
+
+    fn diagram(&self) -> String {
+        two_row::diagram(
+            &self.board(),
+            [self.captured(Side::South), self.captured(Side::North)],
+            self.side,
+        )
+    }
+}
+
+/// En Dodoi's evaluators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EnDodoiEval {
+    /// Captured seeds, the seeds each side still has on the board, and the
+    /// captures the mover can make at once.
+    #[default]
+    Default,
+    /// The difference of captured seeds alone.
+    Captured,
+}
+
+impl Evaluator<EnDodoi> for EnDodoiEval {
+    const NAMES: &'static [&'static str] = &["default", "captured"];
+
+    fn by_name(name: &str) -> Option<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "default" => Some(EnDodoiEval::Default),
+            "captured" | "plain" => Some(EnDodoiEval::Captured),
+            _ => None,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            EnDodoiEval::Default => "default",
+            EnDodoiEval::Captured => "captured",
+        }
+    }
+
+    fn evaluate(&self, pos: &EnDodoi) -> i32 {
+        self.terms(pos).iter().map(|t| t.1).sum()
+    }
+
+    fn terms(&self, pos: &EnDodoi) -> Vec<(&'static str, i32)> {
+        let me = pos.side;
+        let opp = me.other();
+        let captured = 100 * (pos.captured(me) as i32 - pos.captured(opp) as i32);
+        if *self == EnDodoiEval::Captured {
+            return vec![("captured", captured)];
+        }
+        // Seeds on the board go to whoever moves last, and relays carry them
+        // across, so a seed on one's own side is worth only a little.
+        let side = 20 * (pos.row_seeds(me) as i32 - pos.row_seeds(opp) as i32);
+        // The best capture on offer now, discounted: the opponent replies.
+        let mut best = 0i32;
+        for mv in pos.candidates() {
+            if let Sowing::Ends(next) = pos.sow(mv) {
+                best = best.max(next.captured(me) as i32 - pos.captured(me) as i32);
+            }
+        }
+        vec![
+            ("captured", captured),
+            ("side", side),
+            ("threat", 50 * best),
+        ]
+    }
+}

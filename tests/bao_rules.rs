@@ -1,0 +1,622 @@
+//! One test per rule of `shared/rules/bao.md`, named after the rule, each on
+//! a small hand-built position. Boards are written b8..b1 / a8..a1 / A1..A8 /
+//! B1..B8 (top to bottom as seen from above, South at the bottom).
+
+use std::collections::HashMap;
+
+use kete::game::{Game, GameResult, Side};
+use kete::variants::Variant;
+use kete::variants::bao::{Bao, BaoMove, BaoRules, Refusal};
+
+type Rows = [[u8; 8]; 4];
+const Z: [u8; 8] = [0; 8];
+
+fn token(r: Rows, hands: (u8, u8), own: &str, side: &str, tak: &str) -> String {
+    let row = |v: &[u8; 8]| {
+        v.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    format!(
+        "{}/{}/{}/{}-{}-{}-{own}-{side}-{tak}-0",
+        row(&r[0]),
+        row(&r[1]),
+        row(&r[2]),
+        row(&r[3]),
+        hands.0,
+        hands.1
+    )
+}
+
+fn pos(r: Rows, hands: (u8, u8), own: &str, side: &str) -> Bao {
+    Bao::from_notation(&BaoRules::kiswahili(), &token(r, hands, own, side, "x")).unwrap()
+}
+
+fn rows(p: &Bao) -> Rows {
+    let t = p.to_notation();
+    let mut out = [[0u8; 8]; 4];
+    for (i, r) in t.split('-').next().unwrap().split('/').enumerate() {
+        for (j, v) in r.split(',').enumerate() {
+            out[i][j] = v.parse().unwrap();
+        }
+    }
+    out
+}
+
+fn legal(p: &Bao) -> Vec<String> {
+    let mut m = Vec::new();
+    p.legal_moves(&mut m);
+    let mut v: Vec<String> = m.iter().map(|&m| p.format_move(m)).collect();
+    v.sort();
+    v
+}
+
+fn set(moves: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn play(p: &Bao, mv: &str) -> Bao {
+    p.play(p.parse_move(mv).unwrap())
+}
+
+fn seeds(p: &Bao) -> u32 {
+    [Side::South, Side::North]
+        .iter()
+        .map(|&s| p.loop_of(s).iter().map(|&v| v as u32).sum::<u32>() + p.hand(s) as u32)
+        .sum()
+}
+
+// ---- Board and start --------------------------------------------------------
+
+#[test]
+fn board_is_four_rows_of_eight_with_64_seeds_and_no_stores() {
+    for rules in [BaoRules::kiswahili(), BaoRules::kujifunza()] {
+        let p = Bao::start(&rules);
+        assert_eq!(seeds(&p), 64);
+        assert_eq!(Bao::from_notation(&rules, &p.to_notation()).unwrap(), p);
+    }
+}
+
+#[test]
+fn front_pit_i_faces_the_opponents_front_pit_9_minus_i() {
+    // Namua: the seed into A3 captures a6 (3), not any other pit.
+    let p = pos(
+        [Z, [0, 0, 3, 1, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0, 0, 0], Z],
+        (5, 5),
+        "LL",
+        "S",
+    );
+    // a6 faces A3, a5 faces A4 (empty): only A3 captures; central, so both kichwas.
+    assert_eq!(legal(&p), set(&["A3<", "A3>"]));
+    // A3< : 3 seeds from A1: A1, A2, A3 (2 -> 3 occupied, faces a6 now empty): relay 3 -> A4, A5, A6.
+    assert_eq!(rows(&play(&p, "A3<"))[2], [1, 1, 0, 1, 1, 1, 0, 0]);
+}
+
+#[test]
+fn kiswahili_start_nyumba_6_two_pits_of_2_and_22_in_hand() {
+    let p = Bao::start(&BaoRules::kiswahili());
+    assert_eq!(
+        rows(&p),
+        [Z, [0, 2, 2, 6, 0, 0, 0, 0], [0, 0, 0, 0, 6, 2, 2, 0], Z]
+    );
+    assert_eq!((p.hand(Side::South), p.hand(Side::North)), (22, 22));
+    assert_eq!(p.side_to_move(), Side::South);
+    assert!(p.nyumba_functional(Side::South) && p.nyumba_functional(Side::North));
+    // No capture (a3, a2 face A6, A7 and are empty); the nyumba may not take
+    // the seed: takasa from A6 or A7 either way.
+    assert_eq!(legal(&p), set(&["A6<", "A6>", "A7<", "A7>"]));
+}
+
+#[test]
+fn kujifunza_start_two_in_every_pit_mtaji_rules_from_the_first_move() {
+    let p = Bao::start(&BaoRules::kujifunza());
+    assert_eq!(rows(&p), [[2; 8]; 4]);
+    assert_eq!(p.hand(Side::South), 0);
+    assert!(!p.nyumba_owned(Side::South));
+    // Captures are compulsory; 2-seed pits whose first lap ends on an occupied
+    // front pit facing seeds: every front or back pit that reaches the front row.
+    let l = legal(&p);
+    assert_eq!(l.len(), 16);
+    assert!(l.iter().all(|m| !m.ends_with('+')));
+}
+
+// ---- General rules ------------------------------------------------------------
+
+#[test]
+fn a_player_whose_front_row_is_empty_has_lost_even_mid_move() {
+    // South's capture of a5 empties North's front row in the middle of the
+    // move: the captured seeds are sown (A1..A3) and the game ends at once.
+    let p = pos(
+        [Z, [0, 0, 0, 3, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0, 0], Z],
+        (5, 5),
+        "LL",
+        "S",
+    );
+    let q = play(&p, "A4<");
+    assert_eq!(rows(&q)[2], [1, 1, 1, 2, 0, 0, 0, 0]);
+    assert_eq!(q.outcome().unwrap().result, GameResult::P1Win);
+    assert_eq!(q.outcome().unwrap().seeds, None); // never counted: no draws
+}
+
+#[test]
+fn a_sowing_never_changes_direction_and_stays_on_the_own_loop() {
+    // Mtaji takasa A7 (5) clockwise: A8, then round the corner B8, B7, B6,
+    // B5 (empty): stop. North's rows are untouched.
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0, 5, 0], Z],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    let q = play(&p, "A7>");
+    assert_eq!(
+        rows(&q),
+        [
+            Z,
+            [1, 0, 0, 0, 0, 0, 0, 0],
+            [1, 0, 0, 0, 0, 0, 0, 1],
+            [0, 0, 0, 0, 1, 1, 1, 1]
+        ]
+    );
+}
+
+#[test]
+fn relay_takes_up_an_occupied_pit_and_sows_on_in_the_same_direction() {
+    // A4 (2) clockwise: A5, A6 (held 1 -> 2, faces a3 empty): relay A6 (2):
+    // A7, A8 (empty): stop.
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [1, 0, 0, 2, 0, 1, 0, 0], Z],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    assert_eq!(rows(&play(&p, "A4>"))[2], [1, 0, 0, 0, 1, 0, 1, 1]);
+}
+
+#[test]
+fn capture_sows_the_captured_seeds_from_a_kichwa_toward_the_centre() {
+    // Mtaji: A1 (2) clockwise ends on A3 (1 -> 2) facing a6 (4): captured.
+    // The lap was clockwise, so the 4 seeds enter at the left kichwa A1
+    // (empty now): A1, A2, A3, A4 — the last lands in A4 (empty): stop.
+    let p = pos(
+        [Z, [1, 0, 4, 0, 0, 0, 0, 1], [2, 0, 1, 0, 0, 0, 0, 0], Z],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A1>"]));
+    let q = play(&p, "A1>");
+    assert_eq!(
+        rows(&q),
+        [Z, [1, 0, 0, 0, 0, 0, 0, 1], [1, 2, 3, 1, 0, 0, 0, 0], Z]
+    );
+}
+
+#[test]
+fn capture_at_a_kimbi_enters_at_that_sides_kichwa_reversing_direction() {
+    // V6.5 reduced: A4 (2) anticlockwise: A3, A2 (1 -> 2) facing a7 (1):
+    // a kimbi capture, so the seed enters at A1 and the move now runs
+    // clockwise; A1 was empty: stop.
+    let p = pos(
+        [Z, [0, 1, 0, 0, 0, 0, 0, 1], [0, 1, 0, 2, 0, 0, 0, 1], Z],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    assert_eq!(rows(&play(&p, "A4<"))[2], [1, 2, 1, 0, 0, 0, 0, 1]);
+}
+
+#[test]
+fn central_first_namua_capture_chooses_the_kichwa_later_ones_keep_direction() {
+    // Namua: A4 faces a5 (2): central, so A4< (left kichwa) and A4> (right).
+    // A4<: 2 seeds A1, A2 (empty): stop. A4>: A8, A7 (empty): stop.
+    let p = pos(
+        [Z, [0, 0, 0, 2, 0, 0, 0, 1], [1, 0, 0, 1, 0, 0, 0, 0], Z],
+        (3, 3),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A4<", "A4>"]));
+    assert_eq!(rows(&play(&p, "A4<"))[2], [2, 1, 0, 2, 0, 0, 0, 0]);
+    assert_eq!(rows(&play(&p, "A4>"))[2], [1, 0, 0, 2, 0, 0, 1, 1]);
+    // A later capture keeps the direction: AP-M4 (bao_vectors.rs) chains
+    // A5> (anticlockwise from A8) into A6, whose capture enters at A8 again.
+}
+
+#[test]
+fn a_move_that_does_not_start_with_a_capture_captures_nothing() {
+    // Mtaji: the only 2+ pit is A1. Clockwise its lap ends on A3 (1 -> 2)
+    // facing the empty a6: no capture, so the whole move is a takasa. The
+    // relay from A3 (2) ends on A5 (1 -> 2) facing a4 = 3, which is NOT
+    // captured: A5 (2) is relayed on to A6, A7 (empty): stop.
+    let a = [0, 0, 0, 0, 3, 0, 0, 0];
+    let p = pos([Z, a, [2, 0, 1, 0, 1, 0, 0, 0], Z], (0, 0), "LL", "S");
+    assert_eq!(legal(&p), set(&["A1<", "A1>"]));
+    let q = play(&p, "A1>");
+    assert_eq!(rows(&q), [Z, a, [0, 1, 0, 1, 0, 1, 1, 0], Z]);
+}
+
+#[test]
+fn captures_are_compulsory() {
+    // Namua: A2 faces a7 (1): the seed must go there, not into the bigger A5.
+    let p = pos(
+        [Z, [0, 1, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 4, 0, 0, 0], Z],
+        (5, 5),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A2<"]));
+}
+
+/// An independent, naive replay of a mtaji takasa (no captures, no nyumba,
+/// no takasia) that remembers every lap-end state: `Some((lap, period))` if
+/// a state repeats, `None` if the move ends.
+fn naive_takasa_cycle(row: [u8; 16], start: usize, cw: bool) -> Option<(usize, usize)> {
+    let mut b = row;
+    let mut at = start;
+    let step = |i: usize| if cw { (i + 1) % 16 } else { (i + 15) % 16 };
+    let mut seen = HashMap::new();
+    for lap in 1.. {
+        let n = b[at];
+        b[at] = 0;
+        for _ in 0..n {
+            at = step(at);
+            b[at] += 1;
+        }
+        if b[at] == 1 {
+            return None;
+        }
+        assert!(b[..8].iter().any(|&v| v > 0), "front row emptied");
+        if let Some(first) = seen.insert((b, at), lap) {
+            return Some((first, lap - first));
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn never_ending_relay_move_is_illegal_and_a_player_with_only_such_moves_loses() {
+    // Mtaji, South to move; his only pit with 2+ seeds is A2 (11). Neither
+    // direction captures (clockwise the lap ends in B3, anticlockwise on A7
+    // facing the empty a2), so both are takasa moves, and both relay forever:
+    // the naive replay below finds a repeated lap-end state for each.
+    let r = [
+        [0, 1, 2, 0, 1, 1, 0, 1],
+        [0, 0, 0, 2, 0, 0, 0, 0],
+        [1, 11, 1, 0, 1, 0, 1, 0],
+        [0, 1, 0, 1, 0, 1, 0, 1],
+    ];
+    let p = pos(r, (0, 0), "LL", "S");
+    let south = p.loop_of(Side::South);
+    for cw in [true, false] {
+        assert!(naive_takasa_cycle(south, 1, cw).is_some(), "cw {cw}");
+        let mv = BaoMove {
+            pit: 1,
+            cw,
+            safari: false,
+        };
+        assert_eq!(p.run(mv).unwrap_err(), Refusal::NeverEnds);
+    }
+    // No finite move: South has no legal move and loses.
+    assert_eq!(legal(&p), Vec::<String>::new());
+    assert_eq!(p.outcome().unwrap().result, GameResult::P2Win);
+    assert!(p.parse_move("A2>").is_err());
+}
+
+// ---- Namua stage ---------------------------------------------------------------
+
+#[test]
+fn namua_takasa_puts_the_seed_in_an_occupied_front_pit_and_sows_it_all_either_way() {
+    // No capture (North's front faces only empty pits). A6 (2 + 1) sown
+    // either way: A6> : A7, A8, B8: stop; A6< : A5, A4, A3: stop.
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 2, 0, 0], Z],
+        (5, 5),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A6<", "A6>"]));
+    assert_eq!(rows(&play(&p, "A6>"))[2], [0, 0, 0, 0, 0, 0, 1, 1]);
+    assert_eq!(rows(&play(&p, "A6<"))[2], [0, 0, 1, 1, 1, 0, 0, 0]);
+    assert_eq!(play(&p, "A6<").hand(Side::South), 4);
+}
+
+#[test]
+fn functional_nyumba_takes_the_seed_only_when_alone_and_then_pays_the_tax() {
+    // A5 (6) and A7 (1): the seed must go to A7 (the singleton is allowed
+    // with a functional nyumba).
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 6, 0, 1, 0], Z],
+        (5, 5),
+        "OO",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A7<", "A7>"]));
+    // Alone: the tax, 2 seeds out of 7: A5 = 5, A6, A7 = 1, and the nyumba stays owned.
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 6, 0, 0, 0], Z],
+        (5, 5),
+        "OO",
+        "S",
+    );
+    let q = play(&p, "A5>");
+    assert_eq!(rows(&q)[2], [0, 0, 0, 0, 5, 1, 1, 0]);
+    assert!(q.nyumba_owned(Side::South));
+}
+
+#[test]
+fn without_functional_nyumba_the_seed_avoids_singletons() {
+    // A1, A7 are singletons; A4 holds 2 (a1 faces the empty A8: no capture).
+    let p = pos(
+        [Z, [0, 0, 0, 0, 0, 0, 0, 1], [1, 0, 0, 2, 0, 0, 1, 0], Z],
+        (5, 5),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A4<", "A4>"]));
+}
+
+#[test]
+fn takasa_may_never_empty_the_own_front_row_lone_kichwa_sows_to_centre() {
+    // Namua, the lone front pit is A8 (1 + 1): clockwise the 2 seeds go to
+    // B8, B7 and the front row would be empty: only A8< .
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0, 1], Z],
+        (5, 5),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A8<"]));
+    let mv = BaoMove {
+        pit: 7,
+        cw: true,
+        safari: false,
+    };
+    assert_eq!(p.run(mv).unwrap_err(), Refusal::EmptiesFrontRow);
+}
+
+#[test]
+fn namua_takasa_lap_ending_in_the_functional_nyumba_stops() {
+    // A3 (1 + 1) clockwise: A4, A5 (6 -> 7, functional): the move ends there.
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 1, 0, 6, 0, 0, 0], Z],
+        (5, 5),
+        "OO",
+        "S",
+    );
+    let q = play(&p, "A3>");
+    assert_eq!(rows(&q)[2], [0, 0, 0, 1, 7, 0, 0, 0]);
+    assert!(q.nyumba_functional(Side::South));
+}
+
+#[test]
+fn namua_capture_ending_in_the_functional_nyumba_offers_stop_or_safari() {
+    // The seed into A8 takes a1 (4): entry at A8 anticlockwise: A8, A7, A6,
+    // A5 (6 -> 7; faces a4, empty): stop, or safari: 7 seeds A4..A1, B1..B3.
+    // (a8 keeps North's front row from emptying, which would end the game.)
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 4], [0, 0, 0, 0, 6, 0, 0, 1], Z],
+        (5, 5),
+        "OO",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A8>", "A8>+"]));
+    let stop = play(&p, "A8>");
+    assert_eq!(rows(&stop)[2], [0, 0, 0, 0, 7, 1, 1, 3]);
+    assert!(stop.nyumba_owned(Side::South));
+    let safari = play(&p, "A8>+");
+    assert_eq!(rows(&safari)[2], [1, 1, 1, 1, 0, 1, 1, 3]);
+    assert_eq!(rows(&safari)[3], [1, 1, 1, 0, 0, 0, 0, 0]);
+    assert!(!safari.nyumba_owned(Side::South));
+}
+
+#[test]
+fn nyumba_is_lost_when_emptied_or_captured_dormant_below_6_and_revives() {
+    // Dormant (5): not functional. A4 (2 + 1) clockwise: A5 (-> 6), A6, A7
+    // (empty): stop. The nyumba holds 6 again: functional once more.
+    let p = pos(
+        [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 2, 5, 0, 0, 0], Z],
+        (5, 5),
+        "OO",
+        "S",
+    );
+    assert!(!p.nyumba_functional(Side::South));
+    let q = play(&p, "A4>");
+    assert_eq!(rows(&q)[2], [0, 0, 0, 0, 6, 1, 1, 0]);
+    assert!(q.nyumba_functional(Side::South));
+    // Under Dormant=lost a nyumba left below 6 is lost instead.
+    let mut lost = BaoRules::kiswahili();
+    lost.set_option("Dormant", "lost").unwrap();
+    let p = Bao::from_notation(
+        &lost,
+        &token(
+            [Z, [1, 0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 2, 5, 0, 0, 0], Z],
+            (5, 5),
+            "OO",
+            "S",
+            "x",
+        ),
+    )
+    .unwrap();
+    assert!(!play(&p, "A4<").nyumba_owned(Side::South));
+    // Emptied: sowing from a dormant nyumba loses it (AP-R9 position).
+    let p = pos(
+        [Z, [0, 0, 0, 6, 0, 0, 0, 0], [0, 0, 0, 0, 5, 1, 0, 0], Z],
+        (10, 10),
+        "OO",
+        "S",
+    );
+    assert!(!play(&p, "A5<").nyumba_owned(Side::South));
+}
+
+// ---- Mtaji stage ------------------------------------------------------------------
+
+#[test]
+fn mtaji_only_pits_with_two_or_more_seeds_are_played() {
+    let p = pos(
+        [
+            Z,
+            [1, 0, 0, 0, 0, 0, 0, 0],
+            [1, 1, 0, 0, 0, 0, 1, 0],
+            [0, 0, 0, 1, 0, 0, 0, 0],
+        ],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), Vec::<String>::new());
+    assert_eq!(p.outcome().unwrap().result, GameResult::P2Win);
+}
+
+#[test]
+fn mtaji_capture_may_start_from_the_back_row_with_2_to_15_seeds() {
+    // B1 (2) anticlockwise (B1 sown toward B2 is "toward his right": >):
+    // B2, B3: no. Clockwise (<): A1, A2 (1 -> 2, faces a7 = 2): capture.
+    // (a1, facing the empty A8, keeps North's front row from emptying.)
+    let p = pos(
+        [
+            Z,
+            [0, 2, 0, 0, 0, 0, 0, 1],
+            [0, 1, 0, 0, 0, 0, 0, 0],
+            [2, 0, 0, 0, 0, 0, 0, 0],
+        ],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["B1<"]));
+    // Kimbi capture at A2: enter at A1 clockwise: A1 (1 -> 2), A2 (2 -> 3,
+    // faces a7 now empty) -> relay 3: A3, A4, A5: stop.
+    let q = play(&p, "B1<");
+    assert_eq!(rows(&q)[2], [2, 0, 1, 1, 1, 0, 0, 0]);
+}
+
+#[test]
+fn mtaji_takasa_from_the_front_row_back_row_only_if_front_is_singletons() {
+    // Front: A3 (2) and singletons; back B5 (3): only A3 may be played.
+    let p = pos(
+        [
+            Z,
+            [0, 0, 0, 0, 0, 0, 0, 1],
+            [1, 0, 2, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 3, 0, 0, 0],
+        ],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    assert_eq!(legal(&p), set(&["A3<", "A3>"]));
+}
+
+#[test]
+fn first_mtaji_capture_ends_the_nyumba_privileges_of_both_players() {
+    // Mtaji, both nyumba owned and functional. South captures (A1> as in
+    // V4.3, North's nyumba is a5 = 6 and untouched): afterwards neither
+    // nyumba is owned and the token says the first capture was made.
+    let p = pos(
+        [Z, [0, 0, 5, 0, 6, 1, 0, 0], [2, 0, 1, 0, 6, 0, 0, 0], Z],
+        (0, 0),
+        "OO",
+        "S",
+    );
+    let q = play(&p, "A1>");
+    assert!(q.mtaji_captured());
+    assert!(!q.nyumba_owned(Side::North) && !q.nyumba_owned(Side::South));
+    assert!(q.to_notation().ends_with("-LL-N-x-1"));
+}
+
+#[test]
+fn takasia_blocks_the_single_threatened_pit_for_one_move() {
+    // V4.10: after South's takasa A3>, a2 is the only North pit South could
+    // take; North may not start from it; the block lasts one move.
+    let p = pos(
+        [Z, [0, 0, 2, 0, 0, 0, 2, 0], [0, 0, 3, 2, 0, 0, 1, 0], Z],
+        (0, 0),
+        "LL",
+        "S",
+    );
+    let q = play(&p, "A3>");
+    assert_eq!(q.takasia(), Some(1));
+    assert!(q.parse_move("a2>").is_err());
+    let r = play(&q, "a6>");
+    assert_eq!(r.takasia(), None);
+    // Not in Kujifunza by default (D5).
+    let kuj = Bao::from_notation(
+        &BaoRules::kujifunza(),
+        &token(
+            [Z, [0, 0, 2, 0, 0, 0, 2, 0], [0, 0, 3, 2, 0, 0, 1, 0], Z],
+            (0, 0),
+            "LL",
+            "S",
+            "x",
+        ),
+    )
+    .unwrap();
+    assert_eq!(play(&kuj, "A3>").takasia(), None);
+}
+
+// ---- Notation -------------------------------------------------------------------
+
+#[test]
+fn move_notation_full_form_out_decorations_and_omissions_in() {
+    let p = Bao::start(&BaoRules::kiswahili());
+    let m = p.parse_move("A6>*").unwrap();
+    assert_eq!(p.format_move(m), "A6>");
+    assert_eq!(p.parse_move("a6>#"), Ok(m));
+    // Namua: the row may be left out.
+    assert_eq!(p.parse_move("6>"), Ok(m));
+    // Both directions are legal: leaving it out is ambiguous.
+    assert!(
+        p.parse_move("A6")
+            .unwrap_err()
+            .to_string()
+            .contains("ambiguous")
+    );
+    assert!(p.parse_move("A5>").is_err());
+    assert!(p.parse_move("Z9").is_err());
+}
+
+#[test]
+fn position_token_round_trips_and_errors_name_the_problem() {
+    let t = "0,0,0,0,0,0,0,0/0,2,2,6,0,0,0,0/0,0,0,0,6,2,2,0/0,0,0,0,0,0,0,0-22-22-OO-S-x-0";
+    let p = Bao::from_notation(&BaoRules::kiswahili(), t).unwrap();
+    assert_eq!(p, Bao::start(&BaoRules::kiswahili()));
+    assert_eq!(p.to_notation(), t);
+    let bad = |t: &str| Bao::from_notation(&BaoRules::kiswahili(), t).unwrap_err().0;
+    assert!(bad("0,0").contains("fields"));
+    assert!(bad(&t.replace("0,2,2,6", "0,2,x,6")).contains("front row a8..a1"));
+    assert!(bad(&t.replace("-OO-", "-OX-")).contains("nyumba"));
+    assert!(bad(&t.replace("-S-x-", "-Q-x-")).contains("side to move"));
+    assert!(bad(&t.replace("-S-x-", "-S-a4-")).contains("takasia"));
+    assert!(bad(&t.replace("-x-0", "-x-1")).contains("first mtaji capture"));
+    assert!(
+        Bao::from_notation(&BaoRules::kujifunza(), t)
+            .unwrap_err()
+            .0
+            .contains("Kujifunza")
+    );
+}
+
+#[test]
+fn variants_and_rule_options_are_registered() {
+    let mut v = Variant::by_name("bao-kiswahili").unwrap();
+    assert_eq!(v.name(), "bao-kiswahili");
+    v.set_option("MtajiTakasaNyumba", "relay").unwrap();
+    assert!(
+        v.option_values()
+            .contains(&("MtajiTakasaNyumba", "relay".to_string()))
+    );
+    assert!(
+        v.set_option("FrontRow", "sometimes")
+            .unwrap_err()
+            .contains("never-empty")
+    );
+    assert_eq!(
+        Variant::by_name("bao-kujifunza").unwrap().name(),
+        "bao-kujifunza"
+    );
+    assert_eq!(Variant::by_name("endodoi").unwrap().name(), "endodoi");
+}
