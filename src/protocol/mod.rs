@@ -87,6 +87,24 @@ fn variant_options() -> Vec<VariantOption> {
     all
 }
 
+/// The evaluator names of every variant, merged: `Eval` keeps a name that
+/// the current variant lacks (it then uses its default) so that the order of
+/// `setoption` commands does not matter.
+fn all_eval_names() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for name in VARIANT_NAMES {
+        let session = Variant::by_name(name)
+            .expect("known variant")
+            .visit(NewSession);
+        for e in session.eval_names() {
+            if !all.contains(e) {
+                all.push(e);
+            }
+        }
+    }
+    all
+}
+
 enum Parsed<T> {
     Value(T),
     Missing,
@@ -262,9 +280,7 @@ impl Engine {
              option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}\n\
              option name Move Overhead type spin default 30 min 0 max 10000\n"
         ));
-        let evals: Vec<String> = self
-            .session
-            .eval_names()
+        let evals: Vec<String> = all_eval_names()
             .iter()
             .map(|v| format!(" var {v}"))
             .collect();
@@ -325,13 +341,13 @@ impl Engine {
             }
             "eval" => {
                 let v = value.to_ascii_lowercase();
-                if self.session.eval_names().contains(&v.as_str()) {
+                if all_eval_names().contains(&v.as_str()) {
                     self.search.eval = v;
                     Ok(())
                 } else {
                     Err(format!(
                         "Eval must be one of {}, got '{value}'",
-                        self.session.eval_names().join(", ")
+                        all_eval_names().join(", ")
                     ))
                 }
             }
@@ -363,14 +379,23 @@ impl Engine {
     /// that option, and kept for the variants that have it either way, so
     /// that the order of `setoption` commands does not matter.
     fn set_variant_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let applies = self
-            .variant
-            .options()
+        let accepts = |v: &mut Variant| {
+            v.options()
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(name))
+                && v.set_option(name, value).is_ok()
+        };
+        let somewhere = VARIANT_NAMES
             .iter()
-            .any(|o| o.name.eq_ignore_ascii_case(name));
-        if applies {
+            .any(|n| accepts(&mut Variant::by_name(n).expect("known variant")));
+        if !somewhere {
+            // No variant takes it: say why in the current variant's words
+            // when it has the option.
             let mut v = self.variant;
-            v.set_option(name, value)?;
+            return Err(match v.set_option(name, value) {
+                Err(e) => e,
+                Ok(()) => format!("no variant accepts {name} = '{value}'"),
+            });
         }
         let key = name.to_ascii_lowercase();
         self.variant_settings.retain(|(k, _)| *k != key);
@@ -381,10 +406,13 @@ impl Engine {
 
     fn apply_variant_settings(&mut self) {
         let mut v = Variant::by_name(self.variant.name()).expect("known variant");
-        for (name, value) in &self.variant_settings {
-            if v.options()
+        for (key, value) in &self.variant_settings {
+            let canonical = v
+                .options()
                 .iter()
-                .any(|o| o.name.eq_ignore_ascii_case(name))
+                .find(|o| o.name.eq_ignore_ascii_case(key))
+                .map(|o| o.name);
+            if let Some(name) = canonical
                 && let Err(e) = v.set_option(name, value)
             {
                 self.out
@@ -393,13 +421,6 @@ impl Engine {
         }
         self.variant = v;
         self.session = v.visit(NewSession);
-        if !self
-            .session
-            .eval_names()
-            .contains(&self.search.eval.as_str())
-        {
-            self.search.eval = "default".into();
-        }
         self.shared.tt.clear();
     }
 

@@ -244,7 +244,13 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn eval(&self, eval: &str) -> Result<String, String> {
-        let e = G::Eval::by_name(eval).ok_or_else(|| format!("unknown evaluator '{eval}'"))?;
+        let (e, note) = match G::Eval::by_name(eval) {
+            Some(e) => (e, String::new()),
+            None => (
+                G::Eval::default(),
+                format!("; '{eval}' is not an evaluator of this variant"),
+            ),
+        };
         let pos = self.record.position();
         if let Some(o) = self.record.outcome() {
             return Ok(format!(
@@ -253,7 +259,10 @@ impl<G: Game> Session for GameSession<G> {
                 score_text(search::terminal_score(&o, pos.side_to_move(), 0))
             ));
         }
-        let mut s = format!("eval {} (centiseeds for the side to move)\n", e.name());
+        let mut s = format!(
+            "eval {} (centiseeds for the side to move){note}\n",
+            e.name()
+        );
         for (name, v) in e.terms(pos) {
             let _ = writeln!(s, "  {name:<12} {v:>7}");
         }

@@ -28,7 +28,9 @@ pub const MAX_PLY: usize = 512;
 pub const MAX_DEPTH: u32 = 200;
 
 /// What the search shares between its threads and with the protocol: the
-/// table and the stop signal.
+/// table and the stop signal. `stop` belongs to the caller: set it to end a
+/// search early, clear it before the next one. The search itself never
+/// writes it (its own limits end it through a flag of its own).
 pub struct Shared {
     pub tt: TranspositionTable,
     pub stop: AtomicBool,
@@ -139,6 +141,9 @@ struct RootMove<G: Game> {
 /// One search thread.
 struct Worker<'a, G: Game> {
     shared: &'a Shared,
+    /// Set when this search is over: a limit was reached or the main thread
+    /// finished (helpers then stop too).
+    done: &'a AtomicBool,
     eval: G::Eval,
     limits: &'a Limits,
     deadline: Option<Instant>,
@@ -161,8 +166,10 @@ struct Worker<'a, G: Game> {
 const HISTORY_SIZE: usize = 2048;
 
 impl<'a, G: Game> Worker<'a, G> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         shared: &'a Shared,
+        done: &'a AtomicBool,
         eval: G::Eval,
         limits: &'a Limits,
         deadline: Option<Instant>,
@@ -172,6 +179,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Self {
         Worker {
             shared,
+            done,
             eval,
             limits,
             deadline,
@@ -203,10 +211,10 @@ impl<'a, G: Game> Worker<'a, G> {
             let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
             let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
             if out_of_time || out_of_nodes {
-                self.shared.stop.store(true, Ordering::Relaxed);
+                self.done.store(true, Ordering::Relaxed);
             }
         }
-        if self.shared.stop.load(Ordering::Relaxed) {
+        if self.done.load(Ordering::Relaxed) || self.shared.stop.load(Ordering::Relaxed) {
             self.aborted = true;
         }
     }
@@ -499,13 +507,16 @@ pub fn search<G: Game>(
     }
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
+    let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for t in 1..settings.threads.max(1) {
             let history = &history;
             let moves = &moves;
+            let done = &done;
             scope.spawn(move || {
                 let mut w = Worker::<G>::new(
                     shared,
+                    done,
                     settings.eval,
                     limits,
                     deadline,
@@ -517,7 +528,7 @@ pub fn search<G: Game>(
                 // Helpers start one ply deeper every other thread, so that the
                 // threads do not all walk the same tree in step.
                 let mut depth = 1 + (t as u32 % 2);
-                while depth <= max_depth && !shared.stop.load(Ordering::Relaxed) {
+                while depth <= max_depth && !w.aborted {
                     w.search_root(root, &mut rms, depth as i32, -INF, INF);
                     rms.sort_by_key(|r| -r.score);
                     depth += 1;
@@ -526,10 +537,10 @@ pub fn search<G: Game>(
             });
         }
         let result = main_search(
-            root, &moves, &history, limits, settings, shared, start, soft, deadline, max_depth,
-            report,
+            root, &moves, &history, limits, settings, shared, &done, start, soft, deadline,
+            max_depth, report,
         );
-        shared.stop.store(true, Ordering::Relaxed);
+        done.store(true, Ordering::Relaxed);
         result
     })
 }
@@ -555,6 +566,7 @@ fn main_search<G: Game>(
     limits: &Limits,
     settings: &Settings<G::Eval>,
     shared: &Shared,
+    done: &AtomicBool,
     start: Instant,
     soft: Option<Duration>,
     deadline: Option<Instant>,
@@ -563,6 +575,7 @@ fn main_search<G: Game>(
 ) -> SearchResult<G::Move> {
     let mut w = Worker::<G>::new(
         shared,
+        done,
         settings.eval,
         limits,
         deadline,
