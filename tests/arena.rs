@@ -343,7 +343,7 @@ fn oware_with_a_uci_engine_on_the_clock_and_file_openings() {
             "rules" => assert!(plies <= 60),
             other => panic!("unexpected termination {other}"),
         }
-        assert!(g["moves"][0]["ms"].is_u64());
+        assert!(g["moves"][0]["ms"].as_f64().unwrap() > 0.0);
     }
     assert_eq!(games[2]["opening"]["fen"], "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N");
     assert_eq!(games[0]["opening"]["moves"], serde_json::json!(["C", "d"]));

@@ -10,7 +10,7 @@ use super::record::{MoveLine, Termination};
 use crate::game::{Game, GameRecord, GameResult, Outcome, Side};
 
 /// What a game came to.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlayedGame {
     pub moves: Vec<MoveLine>,
     pub result: GameResult,
@@ -246,7 +246,7 @@ pub fn play<G: Game>(
         texts.push(text.clone());
         moves.push(MoveLine {
             mv: text,
-            ms: reply.elapsed.as_millis() as u64,
+            ms: reply.elapsed.as_micros() as f64 / 1000.0,
             score: reply.score,
             depth: reply.depth,
         });

@@ -62,13 +62,14 @@ impl Termination {
 }
 
 /// One move as played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MoveLine {
     /// The move in the variant's canonical notation.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Wall time from `go` to `bestmove`, in milliseconds.
-    pub ms: u64,
+    /// Wall time from `go` to `bestmove`, in milliseconds (to the
+    /// microsecond: fixed-depth moves often take less than one).
+    pub ms: f64,
     /// The engine's last reported score before the move (`cp 25`,
     /// `mate -3`), from the mover's point of view, as the engine said it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -90,7 +91,7 @@ pub struct OpeningLine {
 }
 
 /// One finished game: a line of `games.jsonl`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
     /// The game's place in the schedule (from 0); what resuming keys on.
     pub id: usize,
@@ -245,7 +246,7 @@ mod tests {
             },
             moves: vec![MoveLine {
                 mv: "f".into(),
-                ms: 3,
+                ms: 3.25,
                 score: Some("cp 100".into()),
                 depth: Some(2),
             }],

@@ -232,13 +232,16 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
     );
     let _ = writeln!(
         s,
-        "| pairing | games | W-D-L | score | Elo (games) | Elo (pairs) | LOS | pentanomial |"
+        "| pairing | games | W-D-L | score | Elo (games) | Elo (pairs) | 95% interval (pairs) | LOS | pentanomial |"
     );
-    let _ = writeln!(s, "| --- | ---: | --- | ---: | --- | --- | ---: | --- |");
+    let _ = writeln!(
+        s,
+        "| --- | ---: | --- | ---: | --- | --- | --- | ---: | --- |"
+    );
     for p in &t.pairings {
         let _ = writeln!(
             s,
-            "| {} vs {} | {} | {}-{}-{} | {} | {} | {} | {} | {:?} |",
+            "| {} vs {} | {} | {}-{}-{} | {} | {} | {} | {} | {} | {:?} |",
             t.names[p.a],
             t.names[p.b],
             p.wdl.games(),
@@ -248,6 +251,7 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             p.wdl.score().map_or("—".into(), pct),
             stats::elo_wdl(&p.wdl).map_or("—".into(), |x| x.text()),
             stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.text()),
+            stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.interval_text()),
             pct(stats::los(&p.wdl)),
             p.penta
         );

@@ -120,21 +120,27 @@ impl EloEstimate {
 
     /// `+12.3 ± 45.6`, with `inf` where a score is all or nothing.
     pub fn text(&self) -> String {
-        let num = |x: f64| {
-            if x.is_finite() {
-                format!("{x:+.1}")
-            } else if x > 0.0 {
-                "+inf".into()
-            } else {
-                "-inf".into()
-            }
-        };
         let err = self.error();
         if err.is_finite() {
-            format!("{} ± {err:.1}", num(self.elo))
+            format!("{} ± {err:.1}", elo_text(self.elo))
         } else {
-            format!("{} [{}, {}]", num(self.elo), num(self.low), num(self.high))
+            format!("{} {}", elo_text(self.elo), self.interval_text())
         }
+    }
+
+    /// `[-33.3, +57.9]`: the interval itself, which is not symmetric.
+    pub fn interval_text(&self) -> String {
+        format!("[{}, {}]", elo_text(self.low), elo_text(self.high))
+    }
+}
+
+fn elo_text(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
     }
 }
 
@@ -362,6 +368,7 @@ mod tests {
         close(e.high, 218.252, 0.001);
         close(e.error(), 66.013, 0.001);
         assert_eq!(e.text(), "+147.2 ± 66.0");
+        assert_eq!(e.interval_text(), "[+86.2, +218.3]");
         assert!(elo_wdl(&Wdl::default()).is_none());
         let all = elo_wdl(&Wdl { w: 3, d: 0, l: 0 }).unwrap();
         assert_eq!(all.text(), "+inf [+inf, +inf]");

@@ -274,7 +274,13 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
 
     let header = ReportHeader {
         variant: config.variant.name().to_string(),
-        options: option_values(&config.variant).into_iter().collect(),
+        // The variant's own order, as `setoption` lists them.
+        options: config
+            .variant
+            .option_values()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
         openings: format!(
             "{} ({} in the list)",
             config.openings.describe(),
