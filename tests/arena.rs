@@ -73,6 +73,11 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
         "st=0.2",
         "timemargin=100",
         "--engine",
+        &format!("cmd={}", script("hang.sh")),
+        "name=hangclock",
+        "tc=0.2+0",
+        "timemargin=50",
+        "--engine",
         &format!("cmd={}", script("illegal.sh")),
         "name=illegal",
         "--engine",
@@ -102,12 +107,13 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
     let games = games(&dir);
     assert_eq!(
         games.len(),
-        12,
+        14,
         "every scheduled game is played and recorded"
     );
     let expected = [
         ("crash", "crash", "crashed"),
-        ("hang", "timeout", "lost on time"),
+        ("hang", "timeout", "no bestmove within 300 ms"),
+        ("hangclock", "timeout", "no bestmove within 250 ms"),
         ("illegal", "illegal", "pit"),
         ("garbage", "illegal", "xyzzy"),
         ("mute", "handshake", "no 'ugiok'"),
@@ -147,7 +153,8 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
     assert!(report.contains("| crash | crash | 2 |"), "{report}");
     assert!(report.contains("| hang | timeout | 2 |"), "{report}");
     assert!(report.contains("| missing | handshake | 2 |"), "{report}");
-    assert!(report.contains("| kete | 12 | 12 | 0 | 0 |"), "{report}");
+    assert!(report.contains("| hangclock | timeout | 2 |"), "{report}");
+    assert!(report.contains("| kete | 14 | 14 | 0 | 0 |"), "{report}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), report);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -247,6 +254,14 @@ fn a_killed_tournament_resumes_without_losing_or_repeating_games() {
     let again = run(&args);
     assert_eq!(games_len(&dir), total);
     assert_eq!(again.stdout, out.stdout);
+    // Other settings do not pass for the same tournament.
+    let mut other = args.clone();
+    let seed_at = other.iter().position(|a| a == "seed=7").unwrap();
+    other[seed_at] = "seed=8".into();
+    let refused = arena(&other).output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a record of this tournament"));
+    assert_eq!(games_len(&dir), total);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

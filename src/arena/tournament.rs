@@ -126,6 +126,7 @@ fn load_openings<G: Game>(
 fn check_recorded(
     config: &TournamentConfig,
     sched: &[Scheduled],
+    openings: &[Opening],
     g: &GameLine,
 ) -> Result<(), String> {
     let Some(s) = sched.get(g.id) else {
@@ -140,6 +141,18 @@ fn check_recorded(
         return Err(format!(
             "game {} was {} vs {}, but this tournament has {} vs {} there",
             g.id, g.south, g.north, south, north
+        ));
+    }
+    let index = s.opening % openings.len();
+    let opening = &openings[index];
+    if g.opening.index != index || g.opening.moves != opening.moves || g.opening.fen != opening.fen
+    {
+        return Err(format!(
+            "game {} was played from opening {} ({}), but this tournament has opening {index} ({}) there",
+            g.id,
+            g.opening.index,
+            g.opening.moves.join(" "),
+            opening.moves.join(" ")
         ));
     }
     let options = option_values(&config.variant);
@@ -183,7 +196,7 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
     let mut done = HashSet::new();
     let mut games: Vec<GameLine> = Vec::new();
     for (n, g) in recorded.into_iter().enumerate() {
-        check_recorded(config, &sched, &g).map_err(|message| ArenaError::Records {
+        check_recorded(config, &sched, &openings, &g).map_err(|message| ArenaError::Records {
             path: records_path.clone(),
             line: n + 1,
             message: format!("{message}: not a record of this tournament (use another --out)"),
