@@ -208,6 +208,14 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The seeds each player would count if the game stopped here — his
+    /// store (captures) plus the seeds on his own side — for adjudicating a
+    /// game that runs too long; `None` where the variant does not count
+    /// seeds (such a game is adjudicated a draw).
+    fn seed_count(&self) -> Option<(u32, u32)> {
+        None
+    }
+
     /// A 64-bit hash of the whole position (board, stores or hands, side to
     /// move and any state the rules keep). Equal positions hash equally.
     fn hash(&self) -> u64;

@@ -2,8 +2,10 @@
 //!
 //! The rules of every game ([`variants`]) sit behind one trait
 //! ([`game::Game`]); on it are built perft, the search ([`search`]), the text
-//! protocol ([`protocol`]) and the bench.
+//! protocol ([`protocol`]), the bench and the
+//! tournament runner ([`arena`]).
 
+pub mod arena;
 pub mod bench;
 pub mod game;
 pub mod perft;

@@ -1,7 +1,303 @@
-//! kete-arena: the tournament runner. Not built yet (see the issue tracker);
-//! it says so instead of pretending to run a tournament.
+//! kete-arena: the tournament runner's command line. Everything it does is in
+//! `kete::arena`; this file turns fastchess/cutechess-style arguments into a
+//! `TournamentConfig`.
 
-fn main() {
-    eprintln!("kete-arena: the tournament runner is not implemented yet");
-    std::process::exit(2);
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use kete::arena::{self, EngineConfig, OpeningSource, Sprt, TournamentConfig};
+use kete::game::Game;
+use kete::variants::{Variant, VariantVisitor};
+
+#[derive(Parser)]
+#[command(
+    name = "kete-arena",
+    version,
+    about = "Tournaments between mancala engines that speak UGI or UCI; the runner referees with kete's rules",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print distinct random openings, one move list per line (how the files
+    /// in tournaments/openings/ were made).
+    Openings {
+        #[command(flatten)]
+        variant: VariantArgs,
+        /// Moves per opening.
+        #[arg(long, default_value_t = 4)]
+        plies: usize,
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(Args, Clone)]
+struct VariantArgs {
+    /// The game: kalah, oware (and every variant the library knows).
+    #[arg(long, default_value = "kalah")]
+    variant: String,
+    /// A rule option of the variant, e.g. Pits=4 or Rules=abapa (repeatable).
+    #[arg(long = "option", value_name = "NAME=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    options: Vec<String>,
+}
+
+impl VariantArgs {
+    fn variant(&self) -> Result<Variant> {
+        let mut v = Variant::by_name(&self.variant).map_err(|e| anyhow!(e))?;
+        for o in &self.options {
+            let (name, value) = o
+                .split_once('=')
+                .ok_or_else(|| anyhow!("--option '{o}' is not NAME=VALUE"))?;
+            v.set_option(name, value).map_err(|e| anyhow!(e))?;
+        }
+        Ok(v)
+    }
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// An engine: cmd=PATH [name=N] [args="A B"] [dir=D] [proto=ugi|uci]
+    /// [movesep=S] [option.X=Y] [tc=S+I] [st=S] [depth=D] [nodes=N]
+    /// [timemargin=MS] [timeout=S]. Give it once per engine.
+    #[arg(id = "engine", long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    engine_tokens: Vec<String>,
+    /// The `--engine` tokens grouped by occurrence (clap's derive flattens
+    /// them; `main` fills this from the matches).
+    #[arg(skip)]
+    engines: Vec<Vec<String>>,
+    /// Settings for every engine (an engine's own settings win).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    each: Vec<String>,
+    /// Games per pairing per round; each opening is played twice, colours
+    /// swapped.
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// `file=PATH` or `random plies=K seed=S` (default: the shipped
+    /// tournaments/openings/<variant>.txt if it is there and the options are
+    /// the defaults, else random plies=4 seed=1).
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
+    openings: Vec<String>,
+    /// elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]: stop when the test decides
+    /// (two engines only).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    sprt: Vec<String>,
+    /// The first engine plays each of the others (instead of round-robin).
+    #[arg(long)]
+    gauntlet: bool,
+    /// Folder for games.jsonl and report.md; running again with the same
+    /// folder resumes.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Games still going after this many plies are adjudicated by the seed
+    /// count (store plus own side).
+    #[arg(long, default_value_t = 400)]
+    maxplies: usize,
+    /// Seconds to wait for ugiok/uciok and for each readyok.
+    #[arg(long, default_value_t = 10.0)]
+    handshake_timeout: f64,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn key_values<'a>(tokens: &'a [String], what: &str) -> Result<Vec<(&'a str, &'a str)>> {
+    tokens
+        .iter()
+        .map(|t| {
+            t.split_once('=')
+                .ok_or_else(|| anyhow!("{what} setting '{t}' is not key=value"))
+        })
+        .collect()
+}
+
+fn number<T: std::str::FromStr>(value: &str, what: &str) -> Result<T> {
+    value
+        .parse()
+        .map_err(|_| anyhow!("{what} '{value}' is not a number"))
+}
+
+fn openings(args: &RunArgs, variant: &Variant) -> Result<OpeningSource> {
+    let tokens = &args.openings;
+    if tokens.is_empty() {
+        let shipped = Path::new("tournaments/openings").join(format!("{}.txt", variant.name()));
+        let defaults = Variant::by_name(variant.name()).map_err(|e| anyhow!(e))?;
+        if shipped.is_file() && defaults == *variant {
+            return Ok(OpeningSource::File(shipped));
+        }
+        return Ok(OpeningSource::Random { plies: 4, seed: 1 });
+    }
+    let rest: &[String] = if tokens[0] == "random" {
+        &tokens[1..]
+    } else {
+        tokens
+    };
+    let mut file = None;
+    let (mut plies, mut seed) = (4, 1);
+    for (k, v) in key_values(rest, "--openings")? {
+        match k {
+            "file" => file = Some(PathBuf::from(v)),
+            "plies" => plies = number(v, "plies")?,
+            "seed" => seed = number(v, "seed")?,
+            _ => bail!("--openings takes file=PATH or random plies=K seed=S, not '{k}'"),
+        }
+    }
+    match file {
+        Some(f) if tokens[0] != "random" => Ok(OpeningSource::File(f)),
+        Some(_) => bail!("--openings random does not take a file"),
+        None => Ok(OpeningSource::Random { plies, seed }),
+    }
+}
+
+fn sprt(tokens: &[String]) -> Result<Option<Sprt>> {
+    if tokens.is_empty() {
+        return Ok(None);
+    }
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for (k, v) in key_values(tokens, "--sprt")? {
+        let x: f64 = number(v, k)?;
+        match k {
+            "elo0" => elo0 = Some(x),
+            "elo1" => elo1 = Some(x),
+            "alpha" => alpha = x,
+            "beta" => beta = x,
+            _ => bail!("--sprt takes elo0= elo1= alpha= beta=, not '{k}'"),
+        }
+    }
+    let (Some(e0), Some(e1)) = (elo0, elo1) else {
+        bail!("--sprt needs elo0= and elo1=");
+    };
+    Sprt::new(e0, e1, alpha, beta)
+        .map(Some)
+        .map_err(|e| anyhow!(e))
+}
+
+fn run(args: RunArgs) -> Result<()> {
+    let variant = args.variant.variant()?;
+    let Some(out_dir) = args.out.clone() else {
+        bail!("--out DIR is required: the records and the report go there");
+    };
+    if args.engines.len() < 2 {
+        bail!("give at least two --engine cmd=PATH name=N ...");
+    }
+    let engines = args
+        .engines
+        .iter()
+        .map(|own| EngineConfig::from_tokens(&args.each, own))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !(args.handshake_timeout > 0.0 && args.handshake_timeout < 1e6) {
+        bail!("--handshake-timeout must be a positive number of seconds");
+    }
+    let config = TournamentConfig {
+        openings: openings(&args, &variant)?,
+        variant,
+        engines,
+        gauntlet: args.gauntlet,
+        games: args.games,
+        rounds: args.rounds,
+        concurrency: args.concurrency,
+        sprt: sprt(&args.sprt)?,
+        out_dir,
+        max_plies: args.maxplies,
+        handshake_timeout: Duration::from_secs_f64(args.handshake_timeout),
+        progress: !args.quiet,
+    };
+    if !args.quiet {
+        eprintln!(
+            "kete-arena: {} games of {}, openings: {}",
+            kete::arena::schedule::schedule(
+                config.engines.len(),
+                config.gauntlet,
+                config.rounds,
+                config.games
+            )
+            .len(),
+            config.variant.name(),
+            config.openings.describe()
+        );
+    }
+    let summary = arena::run(&config)?;
+    let report = std::fs::read_to_string(&summary.report)
+        .with_context(|| format!("cannot read back {}", summary.report.display()))?;
+    print!("{report}");
+    eprintln!(
+        "kete-arena: {} games in {}, report in {}",
+        summary.games.len(),
+        summary.records.display(),
+        summary.report.display()
+    );
+    Ok(())
+}
+
+struct PrintOpenings {
+    plies: usize,
+    count: usize,
+    seed: u64,
+}
+
+impl VariantVisitor for PrintOpenings {
+    type Output = Vec<String>;
+    fn visit<G: Game>(self, rules: G::Rules) -> Vec<String> {
+        arena::openings::distinct_random::<G>(&rules, self.plies, self.seed, self.count)
+            .into_iter()
+            .map(|o| o.moves.join(" "))
+            .collect()
+    }
+}
+
+fn main() -> Result<()> {
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    cli.run.engines = matches
+        .get_occurrences::<String>("engine")
+        .map(|groups| groups.map(|g| g.cloned().collect()).collect())
+        .unwrap_or_default();
+    match cli.command {
+        Some(Command::Openings {
+            variant,
+            plies,
+            count,
+            seed,
+        }) => {
+            let v = variant.variant()?;
+            let lines = v.visit(PrintOpenings { plies, count, seed });
+            let opts: Vec<String> = v
+                .option_values()
+                .iter()
+                .map(|(k, x)| format!("{k}={x}"))
+                .collect();
+            println!(
+                "# {} ({}): {} distinct random openings of {plies} plies, seed {seed}",
+                v.name(),
+                opts.join(", "),
+                lines.len()
+            );
+            println!(
+                "# made by: kete-arena openings --variant {} --plies {plies} --count {count} --seed {seed}",
+                v.name()
+            );
+            for l in lines {
+                println!("{l}");
+            }
+            Ok(())
+        }
+        None => run(cli.run),
+    }
 }

@@ -212,6 +212,13 @@ impl Game for Kalah {
         ))
     }
 
+    fn seed_count(&self) -> Option<(u32, u32)> {
+        Some((
+            self.store(Side::South) + byte_sum(self.w[0]),
+            self.store(Side::North) + byte_sum(self.w[1]),
+        ))
+    }
+
     fn hash(&self) -> u64 {
         let meta = (self.side as u64) << 16
             | (self.pits as u64) << 24

@@ -339,6 +339,13 @@ impl Game for Oware {
         })
     }
 
+    fn seed_count(&self) -> Option<(u32, u32)> {
+        Some((
+            self.store(Side::South) + self.row_seeds(Side::South),
+            self.store(Side::North) + self.row_seeds(Side::North),
+        ))
+    }
+
     fn hash(&self) -> u64 {
         let w = |k: usize| u64::from_le_bytes(self.cells[8 * k..8 * k + 8].try_into().unwrap());
         let meta = (self.side as u64)

@@ -1,0 +1,314 @@
+//! One game, refereed: the runner keeps the record and the clocks, asks the
+//! engine whose turn it is (by the rules, so a Kalah extra turn asks the
+//! same engine again), checks every move and decides the end itself.
+
+use std::time::Duration;
+
+use super::engine::{EngineConfig, EngineProcess, Failure, Proto};
+use super::openings::Opening;
+use super::record::{MoveLine, Termination};
+use crate::game::{Game, GameRecord, GameResult, Outcome, Side};
+
+/// What a game came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    pub moves: Vec<MoveLine>,
+    pub result: GameResult,
+    pub termination: Termination,
+    pub reason: String,
+    /// The side whose engine failed, if one did; its process should not be
+    /// trusted with another game.
+    pub offender: Option<Side>,
+    pub seeds: Option<(u32, u32)>,
+    pub final_position: String,
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+fn seeds_text(seeds: Option<(u32, u32)>) -> String {
+    seeds.map_or(String::new(), |(s, n)| format!(" {s}-{n}"))
+}
+
+/// The start of a game from an opening, already checked when the openings
+/// were read.
+pub fn opening_record<G: Game>(rules: &G::Rules, opening: &Opening) -> GameRecord<G> {
+    let start = match &opening.fen {
+        Some(f) => G::from_notation(rules, f).expect("openings are checked when read"),
+        None => G::start(rules),
+    };
+    let mut record = GameRecord::new(start);
+    for m in &opening.moves {
+        record.play_text(m).expect("openings are checked when read");
+    }
+    record
+}
+
+/// A game lost by `offender` before or while it was played.
+pub fn forfeit<G: Game>(
+    record: &GameRecord<G>,
+    moves: Vec<MoveLine>,
+    offender: Side,
+    name: &str,
+    failure: Failure,
+) -> PlayedGame {
+    PlayedGame {
+        moves,
+        result: GameResult::from_winner(Some(offender.other())),
+        termination: failure.kind,
+        reason: format!(
+            "{name} ({}) loses, {}: {}",
+            side_name(offender),
+            failure.kind.phrase(),
+            failure.detail
+        ),
+        offender: Some(offender),
+        seeds: None,
+        final_position: record.position().to_notation(),
+    }
+}
+
+/// The `go` command for an engine, with the clocks it is entitled to see.
+pub fn go_command(
+    cfg: &EngineConfig,
+    clocks: &[Option<Duration>; 2],
+    incs: &[Duration; 2],
+) -> String {
+    let names = match cfg.proto {
+        Proto::Ugi => [("p1time", "p1inc"), ("p2time", "p2inc")],
+        Proto::Uci => [("wtime", "winc"), ("btime", "binc")],
+    };
+    let mut s = String::from("go");
+    if cfg.tc.is_some() {
+        for (i, (time, inc)) in names.iter().enumerate() {
+            if let Some(left) = clocks[i] {
+                s.push_str(&format!(
+                    " {time} {} {inc} {}",
+                    left.as_millis(),
+                    incs[i].as_millis()
+                ));
+            }
+        }
+    }
+    if let Some(st) = cfg.st {
+        s.push_str(&format!(" movetime {}", st.as_millis()));
+    }
+    if let Some(d) = cfg.depth {
+        s.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = cfg.nodes {
+        s.push_str(&format!(" nodes {n}"));
+    }
+    s
+}
+
+/// `position startpos|fen X [moves …]`, the moves joined by `sep`.
+pub fn position_command(base: &str, moves: &[String], sep: &str) -> String {
+    if moves.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base} moves {}", moves.join(sep))
+    }
+}
+
+/// Plays one game between two engines that have been through their
+/// handshake and new-game commands. `names`, `configs` and `engines` are
+/// indexed by side (South first).
+pub fn play<G: Game>(
+    rules: &G::Rules,
+    opening: &Opening,
+    names: [&str; 2],
+    configs: [&EngineConfig; 2],
+    engines: [&mut EngineProcess; 2],
+    max_plies: usize,
+) -> PlayedGame {
+    let mut record = opening_record::<G>(rules, opening);
+    let base = match &opening.fen {
+        Some(f) => format!("position fen {f}"),
+        None => "position startpos".to_string(),
+    };
+    let mut texts: Vec<String> = opening.moves.clone();
+    let mut moves: Vec<MoveLine> = Vec::new();
+    let mut clocks: [Option<Duration>; 2] =
+        [configs[0].tc.map(|t| t.base), configs[1].tc.map(|t| t.base)];
+    let incs = [
+        configs[0].tc.map_or(Duration::ZERO, |t| t.inc),
+        configs[1].tc.map_or(Duration::ZERO, |t| t.inc),
+    ];
+    loop {
+        if let Some(outcome) = record.outcome() {
+            let how = if record.position().outcome().is_none() {
+                "a repeated position ends the game"
+            } else {
+                "game over by the rules"
+            };
+            return PlayedGame {
+                moves,
+                result: outcome.result,
+                termination: Termination::Rules,
+                reason: format!("{how}:{} ({})", seeds_text(outcome.seeds), outcome.result),
+                offender: None,
+                seeds: outcome.seeds,
+                final_position: record.position().to_notation(),
+            };
+        }
+        if record.moves().len() >= max_plies {
+            let pos = record.position();
+            let outcome = match pos.seed_count() {
+                Some((s, n)) => Outcome::by_count(s, n),
+                None => Outcome {
+                    result: GameResult::Draw,
+                    seeds: None,
+                },
+            };
+            let how = if outcome.seeds.is_some() {
+                format!("by the seed count{}", seeds_text(outcome.seeds))
+            } else {
+                "as a draw (the variant counts no seeds)".to_string()
+            };
+            return PlayedGame {
+                moves,
+                result: outcome.result,
+                termination: Termination::Adjudication,
+                reason: format!(
+                    "adjudicated after {max_plies} plies {how} ({})",
+                    outcome.result
+                ),
+                offender: None,
+                seeds: outcome.seeds,
+                final_position: pos.to_notation(),
+            };
+        }
+        let side = record.position().side_to_move();
+        let i = side.index();
+        let cfg = configs[i];
+        let position = position_command(&base, &texts, &cfg.movesep);
+        let go = go_command(cfg, &clocks, &incs);
+        let mut limit = cfg.timeout;
+        if let Some(left) = clocks[i] {
+            limit = left + cfg.margin;
+        }
+        if let Some(st) = cfg.st {
+            limit = limit.min(st + cfg.margin);
+        }
+        let reply = match engines[i].go(&position, &go, limit) {
+            Ok(r) => r,
+            Err(f) => return forfeit(&record, moves, side, names[i], f),
+        };
+        if let Some(left) = clocks[i] {
+            if reply.elapsed > left + cfg.margin {
+                let f = Failure {
+                    kind: Termination::Timeout,
+                    detail: format!(
+                        "took {} ms with {} ms on the clock",
+                        reply.elapsed.as_millis(),
+                        left.as_millis()
+                    ),
+                };
+                return forfeit(&record, moves, side, names[i], f);
+            }
+            clocks[i] = Some(left.saturating_sub(reply.elapsed) + incs[i]);
+        }
+        if let Some(st) = cfg.st
+            && reply.elapsed > st + cfg.margin
+        {
+            let f = Failure {
+                kind: Termination::Timeout,
+                detail: format!(
+                    "took {} ms for a move of {} ms",
+                    reply.elapsed.as_millis(),
+                    st.as_millis()
+                ),
+            };
+            return forfeit(&record, moves, side, names[i], f);
+        }
+        let before = record.position().clone();
+        let mv = match record.play_text(&reply.mv) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let shown: String = reply.mv.chars().take(40).collect();
+                let f = Failure {
+                    kind: Termination::Illegal,
+                    detail: if shown.is_empty() {
+                        "sent bestmove without a move".to_string()
+                    } else {
+                        format!("played '{shown}' in {}: {e}", before.to_notation())
+                    },
+                };
+                return forfeit(&record, moves, side, names[i], f);
+            }
+        };
+        let text = before.format_move(mv);
+        texts.push(text.clone());
+        moves.push(MoveLine {
+            mv: text,
+            ms: reply.elapsed.as_micros() as f64 / 1000.0,
+            score: reply.score,
+            depth: reply.depth,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::engine::TimeControl;
+
+    #[test]
+    fn position_commands_join_moves_as_each_engine_wants() {
+        let moves: Vec<String> = ["F", "f", "E"].map(String::from).to_vec();
+        assert_eq!(
+            position_command("position startpos", &moves, " "),
+            "position startpos moves F f E"
+        );
+        assert_eq!(
+            position_command("position startpos", &moves, ""),
+            "position startpos moves FfE"
+        );
+        assert_eq!(
+            position_command("position fen X", &[], ""),
+            "position fen X"
+        );
+    }
+
+    #[test]
+    fn go_commands_follow_the_protocol_of_each_engine() {
+        let mut c = EngineConfig {
+            tc: Some(TimeControl {
+                base: Duration::from_secs(10),
+                inc: Duration::from_millis(100),
+            }),
+            depth: Some(5),
+            ..EngineConfig::default()
+        };
+        let clocks = [
+            Some(Duration::from_millis(9000)),
+            Some(Duration::from_millis(8000)),
+        ];
+        let incs = [Duration::from_millis(100); 2];
+        assert_eq!(
+            go_command(&c, &clocks, &incs),
+            "go p1time 9000 p1inc 100 p2time 8000 p2inc 100 depth 5"
+        );
+        c.proto = Proto::Uci;
+        assert_eq!(
+            go_command(&c, &clocks, &incs),
+            "go wtime 9000 winc 100 btime 8000 binc 100 depth 5"
+        );
+        let fixed = EngineConfig {
+            st: Some(Duration::from_millis(500)),
+            ..EngineConfig::default()
+        };
+        assert_eq!(go_command(&fixed, &clocks, &incs), "go movetime 500");
+        // An engine without a clock is not shown its opponent's.
+        let nodes = EngineConfig {
+            nodes: Some(1000),
+            ..EngineConfig::default()
+        };
+        assert_eq!(go_command(&nodes, &clocks, &incs), "go nodes 1000");
+    }
+}

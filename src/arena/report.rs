@@ -1,0 +1,325 @@
+//! Tallies of finished games, the live progress line and the Markdown
+//! report.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use super::record::{GameLine, Termination};
+use super::stats::{self, Pentanomial, Sprt, SprtState, Wdl};
+
+/// The games between two engines, from the first one's point of view.
+#[derive(Clone, Debug, Default)]
+pub struct PairingTally {
+    pub a: usize,
+    pub b: usize,
+    pub wdl: Wdl,
+    pub penta: Pentanomial,
+    /// Points of `a` in pairs of which one game is in.
+    open_pairs: HashMap<usize, f64>,
+}
+
+/// Everything the progress line and the report say, kept up to date game by
+/// game.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub names: Vec<String>,
+    pub engines: Vec<Wdl>,
+    pub pairings: Vec<PairingTally>,
+    /// Failures by engine and kind.
+    pub failures: BTreeMap<(String, Termination), u64>,
+    pub terminations: BTreeMap<Termination, u64>,
+    pub games: usize,
+    pub plies: usize,
+    index: HashMap<String, usize>,
+}
+
+impl Tally {
+    pub fn new(names: Vec<String>, pairings: &[(usize, usize)]) -> Tally {
+        Tally {
+            index: names.iter().cloned().zip(0..).collect(),
+            engines: vec![Wdl::default(); names.len()],
+            pairings: pairings
+                .iter()
+                .map(|&(a, b)| PairingTally {
+                    a,
+                    b,
+                    ..PairingTally::default()
+                })
+                .collect(),
+            names,
+            failures: BTreeMap::new(),
+            terminations: BTreeMap::new(),
+            games: 0,
+            plies: 0,
+        }
+    }
+
+    /// Counts one game (its engines must be among the names).
+    pub fn add(&mut self, g: &GameLine) {
+        let (Some(&s), Some(&n)) = (self.index.get(&g.south), self.index.get(&g.north)) else {
+            return;
+        };
+        let Some(south_points) = g.points_of(&g.south) else {
+            return;
+        };
+        self.games += 1;
+        self.plies += g.moves.len();
+        let count = |wdl: &mut Wdl, points: f64| {
+            if points == 1.0 {
+                wdl.w += 1
+            } else if points == 0.5 {
+                wdl.d += 1
+            } else {
+                wdl.l += 1
+            }
+        };
+        count(&mut self.engines[s], south_points);
+        count(&mut self.engines[n], 1.0 - south_points);
+        if let Some(p) = self
+            .pairings
+            .iter_mut()
+            .find(|p| (p.a, p.b) == (s, n) || (p.a, p.b) == (n, s))
+        {
+            let a_points = if p.a == s {
+                south_points
+            } else {
+                1.0 - south_points
+            };
+            count(&mut p.wdl, a_points);
+            match p.open_pairs.remove(&g.pair) {
+                Some(first) => p.penta[((first + a_points) * 2.0).round() as usize] += 1,
+                None => {
+                    p.open_pairs.insert(g.pair, a_points);
+                }
+            }
+        }
+        *self.terminations.entry(g.termination).or_default() += 1;
+        if let Some(o) = &g.offender {
+            *self.failures.entry((o.clone(), g.termination)).or_default() += 1;
+        }
+    }
+
+    /// The SPRT's LLR and state, on the pentanomial counts of the first
+    /// pairing (the test is only offered for two engines).
+    pub fn sprt(&self, sprt: &Sprt) -> Option<(f64, SprtState)> {
+        let p = self.pairings.first()?;
+        let llr = sprt.llr_pentanomial(&p.penta);
+        Some((llr, sprt.state(llr)))
+    }
+
+    /// One line of progress: games so far, and for two engines the match
+    /// score, Elo, LOS and the SPRT.
+    pub fn progress(&self, total: usize, sprt: Option<&Sprt>) -> String {
+        let mut s = format!("[{}/{}]", self.games, total);
+        if self.names.len() == 2 {
+            let p = &self.pairings[0];
+            let _ = write!(
+                s,
+                " {} vs {}: +{} ={} -{}",
+                self.names[p.a], self.names[p.b], p.wdl.w, p.wdl.d, p.wdl.l
+            );
+            if let Some(e) = stats::elo_wdl(&p.wdl) {
+                let _ = write!(
+                    s,
+                    " ({:.1}%) Elo {} LOS {:.1}%",
+                    p.wdl.score().unwrap_or(0.5) * 100.0,
+                    e.text(),
+                    stats::los(&p.wdl) * 100.0
+                );
+            }
+        } else {
+            let mut order: Vec<usize> = (0..self.names.len()).collect();
+            order.sort_by(|&x, &y| {
+                self.engines[y]
+                    .points()
+                    .total_cmp(&self.engines[x].points())
+            });
+            for &e in order.iter().take(4) {
+                let w = &self.engines[e];
+                let _ = write!(s, " {} {}/{}", self.names[e], w.points(), w.games());
+            }
+        }
+        if let Some(t) = sprt
+            && let Some((llr, _)) = self.sprt(t)
+        {
+            let (lo, hi) = t.bounds();
+            let _ = write!(s, " LLR {llr:.2} [{lo:.2}, {hi:.2}]");
+        }
+        let failed: u64 = self.failures.values().sum();
+        if failed > 0 {
+            let _ = write!(s, " failures {failed}");
+        }
+        s
+    }
+}
+
+/// The tournament's settings as the report shows them.
+pub struct ReportHeader {
+    pub variant: String,
+    pub options: Vec<(String, String)>,
+    pub openings: String,
+    pub scheduled: usize,
+    pub max_plies: usize,
+    /// One line per engine: name, command, limits.
+    pub engines: Vec<String>,
+    pub sprt: Option<Sprt>,
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// The Markdown report.
+pub fn render(h: &ReportHeader, t: &Tally) -> String {
+    let mut s = String::new();
+    let opts: Vec<String> = h.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let _ = writeln!(s, "# kete-arena report\n");
+    let _ = writeln!(s, "- variant: {} ({})", h.variant, opts.join(", "));
+    let _ = writeln!(s, "- openings: {}", h.openings);
+    let _ = writeln!(
+        s,
+        "- games: {} played of {} scheduled; {} plies in all; games longer than {} plies are adjudicated by the seed count",
+        t.games, h.scheduled, t.plies, h.max_plies
+    );
+    for e in &h.engines {
+        let _ = writeln!(s, "- engine {e}");
+    }
+
+    let _ = writeln!(s, "\n## Standings\n");
+    let _ = writeln!(
+        s,
+        "Elo is each engine's against the field it met, from its own W/D/L (95% interval).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| # | engine | games | W | D | L | points | score | Elo | LOS |"
+    );
+    let _ = writeln!(
+        s,
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
+    );
+    let mut order: Vec<usize> = (0..t.names.len()).collect();
+    order.sort_by(|&x, &y| {
+        t.engines[y]
+            .score()
+            .unwrap_or(0.0)
+            .total_cmp(&t.engines[x].score().unwrap_or(0.0))
+    });
+    for (rank, &e) in order.iter().enumerate() {
+        let w = &t.engines[e];
+        let elo = stats::elo_wdl(w).map_or("—".into(), |x| x.text());
+        let score = w.score().map_or("—".into(), pct);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            rank + 1,
+            t.names[e],
+            w.games(),
+            w.w,
+            w.d,
+            w.l,
+            w.points(),
+            score,
+            elo,
+            pct(stats::los(w))
+        );
+    }
+
+    let _ = writeln!(s, "\n## Pairings\n");
+    let _ = writeln!(
+        s,
+        "From the first engine's point of view. Pentanomial: game pairs (one opening, both colours) in which it took 0, ½, 1, 1½, 2 points; the pair Elo uses them.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| pairing | games | W-D-L | score | Elo (games) | Elo (pairs) | 95% interval (pairs) | LOS | pentanomial |"
+    );
+    let _ = writeln!(
+        s,
+        "| --- | ---: | --- | ---: | --- | --- | --- | ---: | --- |"
+    );
+    for p in &t.pairings {
+        let _ = writeln!(
+            s,
+            "| {} vs {} | {} | {}-{}-{} | {} | {} | {} | {} | {} | {:?} |",
+            t.names[p.a],
+            t.names[p.b],
+            p.wdl.games(),
+            p.wdl.w,
+            p.wdl.d,
+            p.wdl.l,
+            p.wdl.score().map_or("—".into(), pct),
+            stats::elo_wdl(&p.wdl).map_or("—".into(), |x| x.text()),
+            stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.text()),
+            stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.interval_text()),
+            pct(stats::los(&p.wdl)),
+            p.penta
+        );
+    }
+
+    let _ = writeln!(s, "\n## Crosstable\n");
+    let _ = writeln!(s, "Points of the row engine against the column engine.\n");
+    let _ = write!(s, "| |");
+    for n in &t.names {
+        let _ = write!(s, " {n} |");
+    }
+    let _ = write!(s, "\n| --- |");
+    for _ in &t.names {
+        let _ = write!(s, " ---: |");
+    }
+    s.push('\n');
+    for (r, rn) in t.names.iter().enumerate() {
+        let _ = write!(s, "| {rn} |");
+        for c in 0..t.names.len() {
+            let cell = if r == c {
+                "—".to_string()
+            } else {
+                t.pairings
+                    .iter()
+                    .find(|p| (p.a, p.b) == (r, c) || (p.a, p.b) == (c, r))
+                    .filter(|p| p.wdl.games() > 0)
+                    .map_or(String::new(), |p| {
+                        let w = if p.a == r { p.wdl } else { p.wdl.flipped() };
+                        format!("{}/{}", w.points(), w.games())
+                    })
+            };
+            let _ = write!(s, " {cell} |");
+        }
+        s.push('\n');
+    }
+
+    if let Some(sprt) = &h.sprt
+        && let Some((llr, state)) = t.sprt(sprt)
+    {
+        let (lo, hi) = sprt.bounds();
+        let verdict = match state {
+            SprtState::Continue => "no decision yet",
+            SprtState::AcceptH0 => "H0 accepted (lower bound crossed)",
+            SprtState::AcceptH1 => "H1 accepted (upper bound crossed)",
+        };
+        let _ = writeln!(s, "\n## SPRT\n");
+        let _ = writeln!(
+            s,
+            "elo0 = {}, elo1 = {}, alpha = {}, beta = {} (logistic Elo, pentanomial): LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}.",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+
+    let _ = writeln!(s, "\n## How games ended\n");
+    let _ = writeln!(s, "| termination | games |");
+    let _ = writeln!(s, "| --- | ---: |");
+    for (k, v) in &t.terminations {
+        let _ = writeln!(s, "| {} | {v} |", k.as_str());
+    }
+    let _ = writeln!(s, "\n## Failures by reason\n");
+    if t.failures.is_empty() {
+        let _ = writeln!(s, "None.");
+    } else {
+        let _ = writeln!(s, "| engine | reason | games lost |");
+        let _ = writeln!(s, "| --- | --- | ---: |");
+        for ((engine, kind), v) in &t.failures {
+            let _ = writeln!(s, "| {engine} | {} | {v} |", kind.as_str());
+        }
+    }
+    s
+}

@@ -1,0 +1,411 @@
+//! kete-arena end to end: broken engines lose their games with the reason
+//! recorded while the tournament goes on; a killed runner resumes without
+//! replaying or losing a game; the SPRT stops a match; UCI engines and Oware
+//! go through the same referee.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const ARENA: &str = env!("CARGO_BIN_EXE_kete-arena");
+const KETE: &str = env!("CARGO_BIN_EXE_kete");
+
+fn script(name: &str) -> String {
+    format!("{}/tests/engines/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn out_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kete-arena-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn arena(args: &[String]) -> Command {
+    let mut c = Command::new(ARENA);
+    c.args(args).stdin(Stdio::null());
+    c
+}
+
+fn run(args: &[String]) -> Output {
+    let out = arena(args).output().expect("run kete-arena");
+    assert!(
+        out.status.success(),
+        "kete-arena failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    out
+}
+
+fn games(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a whole JSON line"))
+        .collect()
+}
+
+fn strings(parts: &[&str]) -> Vec<String> {
+    parts.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
+    let dir = out_dir("broken");
+    let crash_args = format!("args={KETE} 3");
+    let args = strings(&[
+        "--variant",
+        "kalah",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=kete",
+        "depth=1",
+        "--engine",
+        &format!("cmd={}", script("crash.sh")),
+        &crash_args,
+        "name=crash",
+        "depth=1",
+        "--engine",
+        &format!("cmd={}", script("hang.sh")),
+        "name=hang",
+        "st=0.2",
+        "timemargin=100",
+        "--engine",
+        &format!("cmd={}", script("hang.sh")),
+        "name=hangclock",
+        "tc=0.2+0",
+        "timemargin=50",
+        "--engine",
+        &format!("cmd={}", script("illegal.sh")),
+        "name=illegal",
+        "--engine",
+        &format!("cmd={}", script("garbage.sh")),
+        "name=garbage",
+        "--engine",
+        &format!("cmd={}", script("mute.sh")),
+        "name=mute",
+        "--engine",
+        "cmd=/nonexistent/engine",
+        "name=missing",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--handshake-timeout",
+        "0.5",
+        "--openings",
+        "random",
+        "plies=2",
+        "seed=3",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let out = run(&args);
+    let games = games(&dir);
+    assert_eq!(
+        games.len(),
+        14,
+        "every scheduled game is played and recorded"
+    );
+    let expected = [
+        ("crash", "crash", "crashed"),
+        ("hang", "timeout", "no bestmove within 300 ms"),
+        ("hangclock", "timeout", "no bestmove within 250 ms"),
+        ("illegal", "illegal", "pit"),
+        ("garbage", "illegal", "xyzzy"),
+        ("mute", "handshake", "no 'ugiok'"),
+        ("missing", "handshake", "could not start"),
+    ];
+    for g in &games {
+        let offender = g["offender"]
+            .as_str()
+            .expect("every game here has an offender");
+        let (_, termination, words) = expected
+            .iter()
+            .find(|(name, _, _)| *name == offender)
+            .unwrap_or_else(|| panic!("unexpected offender in {g}"));
+        assert_eq!(g["termination"], *termination, "{g}");
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.starts_with(offender), "{reason}");
+        assert!(reason.contains(words), "{reason}");
+        // kete wins every game: the offender's opponent.
+        let kete_south = g["south"] == "kete";
+        assert_eq!(
+            g["result"],
+            if kete_south { "p1win" } else { "p2win" },
+            "{g}"
+        );
+    }
+    // The crashing engine crashes on its third search in both its games:
+    // it was restarted after the first crash, not left dead.
+    for g in games.iter().filter(|g| g["offender"] == "crash") {
+        assert!(g["moves"].as_array().unwrap().len() >= 2, "{g}");
+        assert!(
+            g["reason"].as_str().unwrap().contains("exit status: 3"),
+            "{g}"
+        );
+    }
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("## Failures by reason"));
+    assert!(report.contains("| crash | crash | 2 |"), "{report}");
+    assert!(report.contains("| hang | timeout | 2 |"), "{report}");
+    assert!(report.contains("| missing | handshake | 2 |"), "{report}");
+    assert!(report.contains("| hangclock | timeout | 2 |"), "{report}");
+    assert!(report.contains("| kete | 14 | 14 | 0 | 0 |"), "{report}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), report);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_tournament_resumes_without_losing_or_repeating_games() {
+    let dir = out_dir("resume");
+    let args = strings(&[
+        "--variant",
+        "kalah",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=deep",
+        "depth=4",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=shallow",
+        "depth=1",
+        "--games",
+        "2",
+        "--rounds",
+        "20",
+        "--openings",
+        "random",
+        "plies=4",
+        "seed=7",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let total = 40;
+    let mut child = arena(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let n = games(&dir).len();
+        if n >= 3 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no games recorded");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // SIGKILL: no chance to clean up.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let recorded = before.lines().count();
+    assert!(recorded < total, "the runner was killed before the end");
+    // What a kill in the middle of a write leaves behind.
+    std::fs::write(
+        dir.join("games.jsonl"),
+        format!("{before}{{\"id\":{recorded},\"round\":9,\"pai"),
+    )
+    .unwrap();
+
+    let out = run(&args);
+    let after = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert!(
+        after.starts_with(&before),
+        "finished games are kept as they were"
+    );
+    let games = games(&dir);
+    assert_eq!(games.len(), total);
+    let mut ids: Vec<u64> = games.iter().map(|g| g["id"].as_u64().unwrap()).collect();
+    ids.sort();
+    assert_eq!(ids, (0..total as u64).collect::<Vec<_>>(), "each game once");
+    let points = |name: &str| -> f64 {
+        games
+            .iter()
+            .map(
+                |g| match (g["result"].as_str().unwrap(), g["south"] == name) {
+                    ("draw", _) => 0.5,
+                    ("p1win", true) | ("p2win", false) => 1.0,
+                    _ => 0.0,
+                },
+            )
+            .sum()
+    };
+    assert_eq!(points("deep") + points("shallow"), total as f64);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains(&format!("{total} played of {total} scheduled")),
+        "{report}"
+    );
+    // The standings count every game once for each engine.
+    let row = report.lines().find(|l| l.contains("| deep |")).unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(cells[3], total.to_string(), "{row}");
+    let wdl: u64 = cells[4..7].iter().map(|c| c.parse::<u64>().unwrap()).sum();
+    assert_eq!(wdl, total as u64);
+    assert_eq!(cells[7].parse::<f64>().unwrap(), points("deep"));
+
+    // Running a finished tournament again plays nothing and says the same.
+    let again = run(&args);
+    assert_eq!(games_len(&dir), total);
+    assert_eq!(again.stdout, out.stdout);
+    // Other settings do not pass for the same tournament.
+    let mut other = args.clone();
+    let seed_at = other.iter().position(|a| a == "seed=7").unwrap();
+    other[seed_at] = "seed=8".into();
+    let refused = arena(&other).output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a record of this tournament"));
+    assert_eq!(games_len(&dir), total);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+fn games_len(dir: &Path) -> usize {
+    games(dir).len()
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match_early() {
+    let dir = out_dir("sprt");
+    let args = strings(&[
+        "--variant",
+        "kalah",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=d3",
+        "depth=3",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=d1",
+        "depth=1",
+        "--sprt",
+        "elo0=0",
+        "elo1=100",
+        "--rounds",
+        "500",
+        "--openings",
+        "random",
+        "plies=4",
+        "seed=1",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let out = run(&args);
+    let n = games_len(&dir);
+    assert!((2..1000).contains(&n), "{n} games");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(report.contains("H1 accepted"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn oware_with_a_uci_engine_on_the_clock_and_file_openings() {
+    let dir = out_dir("oware");
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    // A move list and a position with moves, as an openings file may hold.
+    std::fs::write(
+        &openings,
+        "# test openings\nC d\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-N moves b\n",
+    )
+    .unwrap();
+    let args = strings(&[
+        "--variant",
+        "oware",
+        "--option",
+        "Rules=abapa",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=uci",
+        "proto=uci",
+        "option.Variant=oware",
+        "option.Rules=abapa",
+        "tc=1+0.02",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=ugi",
+        "nodes=2000",
+        "--games",
+        "4",
+        "--maxplies",
+        "60",
+        "--openings",
+        &format!("file={}", openings.display()),
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    run(&args);
+    let games = games(&dir);
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert!(g["offender"].is_null(), "{g}");
+        assert_eq!(g["variant"], "oware");
+        assert_eq!(g["options"]["Rules"], "abapa");
+        let plies =
+            g["opening"]["moves"].as_array().unwrap().len() + g["moves"].as_array().unwrap().len();
+        match g["termination"].as_str().unwrap() {
+            "adjudication" => {
+                assert_eq!(plies, 60, "{g}");
+                assert!(g["reason"].as_str().unwrap().contains("seed count"));
+            }
+            "rules" => assert!(plies <= 60),
+            other => panic!("unexpected termination {other}"),
+        }
+        assert!(g["moves"][0]["ms"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(games[2]["opening"]["fen"], "4-4-4-4-4-4-4-4-4-4-4-4-0-0-N");
+    assert_eq!(games[0]["opening"]["moves"], serde_json::json!(["C", "d"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_command_lines_are_refused_with_a_reason() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--engine", "cmd=x", "--out", "/tmp/x"], "at least two"),
+        (
+            &[
+                "--engine", "cmd=x", "speed=3", "--engine", "cmd=y", "--out", "/tmp/x",
+            ],
+            "unknown engine setting",
+        ),
+        (
+            &[
+                "--option",
+                "Rules=abapa",
+                "--engine",
+                "cmd=x",
+                "--engine",
+                "cmd=y",
+                "--out",
+                "/tmp/x",
+            ],
+            "does not apply",
+        ),
+        (
+            &[
+                "--engine",
+                "cmd=x",
+                "name=a",
+                "--engine",
+                "cmd=y",
+                "name=a",
+                "--out",
+                "/tmp/kete-arena-never",
+            ],
+            "two engines are called 'a'",
+        ),
+    ];
+    for (args, words) in cases {
+        let out = arena(&strings(args)).output().unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{args:?}: {err}");
+    }
+}
