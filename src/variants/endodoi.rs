@@ -218,6 +218,13 @@ impl Game for EnDodoi {
         Some(Outcome::by_count(counts[0], counts[1]))
     }
 
+    fn seed_count(&self) -> Option<(u32, u32)> {
+        Some((
+            self.captured(Side::South) + self.row_seeds(Side::South),
+            self.captured(Side::North) + self.row_seeds(Side::North),
+        ))
+    }
+
     fn hash(&self) -> u64 {
         let mut words = [0u64; 4];
         for (i, &c) in self.cells.iter().enumerate() {
