@@ -247,7 +247,9 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Searches `child` with a null window first and again with the full one
-    /// when it may improve alpha (principal-variation search).
+    /// when it may improve alpha (principal-variation search). A late move
+    /// is first searched `reduction` plies shallower; only if that beats
+    /// alpha is it searched to full depth.
     #[allow(clippy::too_many_arguments)]
     fn pvs_child(
         &mut self,
@@ -258,6 +260,7 @@ impl<'a, G: Game> Worker<'a, G> {
         alpha: i32,
         beta: i32,
         first: bool,
+        reduction: i32,
     ) -> i32 {
         if G::CAN_REPEAT {
             self.path.push(child.hash());
@@ -265,7 +268,13 @@ impl<'a, G: Game> Worker<'a, G> {
         let score = if first {
             self.child_score(child, same, depth, ply, alpha, beta)
         } else {
-            let s = self.child_score(child, same, depth, ply, alpha, alpha + 1);
+            let mut s = alpha + 1;
+            if reduction > 0 {
+                s = self.child_score(child, same, depth - reduction, ply, alpha, alpha + 1);
+            }
+            if s > alpha && !self.aborted {
+                s = self.child_score(child, same, depth, ply, alpha, alpha + 1);
+            }
             if s > alpha && s < beta && !self.aborted {
                 self.child_score(child, same, depth, ply, alpha, beta)
             } else {
@@ -371,7 +380,23 @@ impl<'a, G: Game> Worker<'a, G> {
             let new_depth = if same { depth } else { depth - 1 };
             let child = child.clone();
             let index = *index;
-            let score = self.pvs_child(&child, same, new_depth, ply + 1, alpha, beta, k == 0);
+            // Late moves of a well-ordered list rarely matter: look at them
+            // less deeply first. Extra turns are never reduced.
+            let reduction = if depth >= 3 && k >= 3 && !same {
+                1 + (depth >= 6 && k >= 6) as i32
+            } else {
+                0
+            };
+            let score = self.pvs_child(
+                &child,
+                same,
+                new_depth,
+                ply + 1,
+                alpha,
+                beta,
+                k == 0,
+                reduction,
+            );
             if self.aborted {
                 break;
             }
@@ -441,7 +466,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let child = rm.child.clone();
             let same = child.side_to_move() == side;
             let new_depth = if same { depth } else { depth - 1 };
-            let score = self.pvs_child(&child, same, new_depth, 1, alpha, beta, k == 0);
+            let score = self.pvs_child(&child, same, new_depth, 1, alpha, beta, k == 0, 0);
             if self.aborted {
                 break;
             }
