@@ -85,7 +85,12 @@ impl VariantVisitor for Bench<'_> {
                 &mut |_| {},
             );
             let elapsed = t.elapsed();
-            (self.progress)(&format!("{} nodes {}", pos.to_notation(), r.nodes));
+            (self.progress)(&format!(
+                "{} nodes {} time {} ms",
+                pos.to_notation(),
+                r.nodes,
+                elapsed.as_millis()
+            ));
             out.push((pos.to_notation(), r.nodes, elapsed));
         }
         out

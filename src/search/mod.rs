@@ -298,9 +298,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
         let side = pos.side_to_move();
-        if let Some(o) = pos.outcome() {
-            return terminal_score(&o, side, ply);
-        }
+        // A repetition ends the game before anything else, as in GameRecord.
         if G::CAN_REPEAT
             && let Some((last, earlier)) = self.path.split_last()
             && earlier.contains(last)
@@ -309,6 +307,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return terminal_score(&o, side, ply);
         }
         if depth <= 0 || ply >= MAX_PLY {
+            if let Some(o) = pos.outcome() {
+                return terminal_score(&o, side, ply);
+            }
             self.horizons += 1;
             return self.evaluate(pos);
         }
@@ -341,8 +342,17 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
 
+        // Inside the tree the move list tells whether the game is over (it is
+        // empty exactly then), which spares a second look at the rules.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return match pos.outcome() {
+                Some(o) => terminal_score(&o, side, ply),
+                None => self.evaluate(pos),
+            };
+        }
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
         let tt_best = entry.and_then(|e| e.best);
@@ -354,7 +364,7 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 // Near the leaves the evaluation would be computed twice;
                 // history and extra turns order well enough there.
-                let e = if depth < 3 || child.outcome().is_some() {
+                let e = if depth < 3 {
                     0
                 } else if same {
                     self.eval.evaluate(&child)
