@@ -7,6 +7,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod cli;
 pub mod game;
 pub mod perft;
 pub mod protocol;

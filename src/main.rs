@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, Parser, Subcommand};
+use kete::cli::VariantArgs;
 use kete::game::Game;
 use kete::perft::{perft, perft_divide};
 use kete::protocol::{Engine, Output};
-use kete::variants::{Variant, VariantVisitor};
+use kete::variants::VariantVisitor;
 
 #[derive(Parser)]
 #[command(
@@ -32,58 +33,6 @@ enum Command {
         #[arg(long)]
         depth: Option<u32>,
     },
-}
-
-/// The options that choose a variant, the same wherever a variant is chosen.
-#[derive(Args, Clone, Debug)]
-struct VariantArgs {
-    /// kalah (alias mancala), oware (alias awari), endodoi, bao-kujifunza or
-    /// bao-kiswahili.
-    #[arg(long, default_value = "kalah")]
-    variant: String,
-    /// Pits (houses) per row.
-    #[arg(long)]
-    pits: Option<String>,
-    /// Seeds per pit at the start.
-    #[arg(long)]
-    seeds: Option<String>,
-    /// Kalah: standard or empty.
-    #[arg(long)]
-    capture: Option<String>,
-    /// Oware: awari or abapa.
-    #[arg(long)]
-    rules: Option<String>,
-    /// Oware: own-side or split.
-    #[arg(long)]
-    repetition: Option<String>,
-    /// Any variant option as NAME=VALUE (e.g. the Bao rule options); repeatable.
-    #[arg(long = "option", value_name = "NAME=VALUE")]
-    options: Vec<String>,
-}
-
-impl VariantArgs {
-    fn variant(&self) -> Result<Variant> {
-        let mut v = Variant::by_name(&self.variant).map_err(|e| anyhow!(e))?;
-        let given = [
-            ("Pits", &self.pits),
-            ("Seeds", &self.seeds),
-            ("Capture", &self.capture),
-            ("Rules", &self.rules),
-            ("Repetition", &self.repetition),
-        ];
-        for (name, value) in given {
-            if let Some(value) = value {
-                v.set_option(name, value).map_err(|e| anyhow!(e))?;
-            }
-        }
-        for option in &self.options {
-            let (name, value) = option
-                .split_once('=')
-                .ok_or_else(|| anyhow!("--option takes NAME=VALUE, got '{option}'"))?;
-            v.set_option(name, value).map_err(|e| anyhow!(e))?;
-        }
-        Ok(v)
-    }
 }
 
 #[derive(Args)]
@@ -146,7 +95,16 @@ impl VariantVisitor for RunPerft<'_> {
     }
 }
 
-fn main() -> Result<()> {
+/// Errors end the program with one line on stderr naming the problem (no
+/// backtrace, whatever RUST_BACKTRACE says) and exit status 2.
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("kete: {e:#}");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> Result<()> {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
@@ -158,7 +116,11 @@ fn main() -> Result<()> {
             Engine::new(out).run(std::io::stdin().lock());
             Ok(())
         }
-        Some(Command::Perft(args)) => args.variant.variant()?.visit(RunPerft(&args)),
+        Some(Command::Perft(args)) => args
+            .variant
+            .variant()
+            .map_err(|e| anyhow!(e))?
+            .visit(RunPerft(&args)),
         Some(Command::Bench { depth }) => {
             let r = kete::bench::run(depth, &mut |line| eprintln!("{line}"));
             println!("{}", r.summary());

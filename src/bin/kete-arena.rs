@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use kete::arena::{self, EngineConfig, OpeningSource, Sprt, TournamentConfig};
+use kete::cli::VariantArgs;
 use kete::game::Game;
 use kete::variants::{Variant, VariantVisitor};
 
@@ -40,29 +41,6 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-}
-
-#[derive(Args, Clone)]
-struct VariantArgs {
-    /// The game: kalah, oware (and every variant the library knows).
-    #[arg(long, default_value = "kalah")]
-    variant: String,
-    /// A rule option of the variant, e.g. Pits=4 or Rules=abapa (repeatable).
-    #[arg(long = "option", value_name = "NAME=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
-    options: Vec<String>,
-}
-
-impl VariantArgs {
-    fn variant(&self) -> Result<Variant> {
-        let mut v = Variant::by_name(&self.variant).map_err(|e| anyhow!(e))?;
-        for o in &self.options {
-            let (name, value) = o
-                .split_once('=')
-                .ok_or_else(|| anyhow!("--option '{o}' is not NAME=VALUE"))?;
-            v.set_option(name, value).map_err(|e| anyhow!(e))?;
-        }
-        Ok(v)
-    }
 }
 
 #[derive(Args)]
@@ -190,7 +168,7 @@ fn sprt(tokens: &[String]) -> Result<Option<Sprt>> {
 }
 
 fn run(args: RunArgs) -> Result<()> {
-    let variant = args.variant.variant()?;
+    let variant = args.variant.variant().map_err(|e| anyhow!(e))?;
     let Some(out_dir) = args.out.clone() else {
         bail!("--out DIR is required: the records and the report go there");
     };
@@ -262,7 +240,16 @@ impl VariantVisitor for PrintOpenings {
     }
 }
 
-fn main() -> Result<()> {
+/// Errors end the program with one line on stderr naming the problem (no
+/// backtrace, whatever RUST_BACKTRACE says) and exit status 2.
+fn main() {
+    if let Err(e) = real_main() {
+        eprintln!("kete-arena: {e:#}");
+        std::process::exit(2);
+    }
+}
+
+fn real_main() -> Result<()> {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     cli.run.engines = matches
@@ -276,7 +263,7 @@ fn main() -> Result<()> {
             count,
             seed,
         }) => {
-            let v = variant.variant()?;
+            let v = variant.variant().map_err(|e| anyhow!(e))?;
             let lines = v.visit(PrintOpenings { plies, count, seed });
             let opts: Vec<String> = v
                 .option_values()
