@@ -6,6 +6,7 @@
 
 pub mod game;
 pub mod perft;
+pub mod solve;
 pub mod variants;
 
 pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};

@@ -25,6 +25,18 @@ struct Cli {
 enum Command {
     /// Count the move sequences of exactly DEPTH moves from a position.
     Perft(PerftArgs),
+    /// Solve a position exactly: `value <margin for South> best <moves>`.
+    Solve(SolveCmd),
+    /// Build, verify and count endgame databases.
+    Egtb(kete::solve::cli::EgtbArgs),
+}
+
+#[derive(Args)]
+struct SolveCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    solve: kete::solve::cli::SolveArgs,
 }
 
 /// The options that choose a variant, the same wherever a variant is chosen.
@@ -166,5 +178,7 @@ fn main() -> Result<()> {
     match cli.command {
         None => protocol_loop(),
         Some(Command::Perft(args)) => args.variant.variant()?.visit(RunPerft(&args)),
+        Some(Command::Solve(a)) => kete::solve::cli::run_solve(a.variant.variant()?, &a.solve),
+        Some(Command::Egtb(a)) => kete::solve::cli::run_egtb(&a),
     }
 }
