@@ -39,6 +39,14 @@ pub struct SolveArgs {
     /// Threads for building a database (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Enhanced transposition cutoffs at nodes with at least this many
+    /// seeds in play (they cost a table probe per child).
+    #[arg(long)]
+    pub etc_seeds: Option<u32>,
+    /// The first guess of MTD(f) (South's view); by default a quick search
+    /// makes one.
+    #[arg(long, allow_hyphen_values = true)]
+    pub guess: Option<i32>,
 }
 
 /// Runs `kete solve`: progress on stderr, then one stdout line
@@ -120,12 +128,16 @@ fn solve_and_print<G: SolveGame>(
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
 ) -> Result<()> {
-    let opts = SolveOptions {
+    let side = pos.side_to_move();
+    let mut opts = SolveOptions {
         hash_mb: args.hash,
         all_best: args.all_best,
+        guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         ..Default::default()
     };
-    let side = pos.side_to_move();
+    if let Some(e) = args.etc_seeds {
+        opts.etc_min_seeds = e;
+    }
     let south = |v: i32| if side == Side::South { v } else { -v };
     let mut report = |p: &SolveProgress| {
         // The bounds are shown for South, like the final line.
@@ -166,9 +178,10 @@ fn print_build(p: &BuildProgress) {
     let rate = |n: u64| n as f64 / p.elapsed.as_secs_f64().max(1e-9);
     if p.finished {
         eprintln!(
-            "egtb: {:>2} seeds done: {} positions, {} sweep(s), {:.1} s",
+            "egtb: {:>2} seeds done: {} positions, {} evaluated in {} round(s), {:.1} s",
             p.seeds,
             p.total,
+            p.done,
             p.sweep,
             p.elapsed.as_secs_f64()
         );

@@ -25,7 +25,7 @@
 //! what is left. The builders play the moves with the variants' own
 //! `play`, so no rule is written twice.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::db::{DbError, DbGame, Egtb, UNKNOWN};
@@ -39,7 +39,9 @@ use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 pub struct BuildProgress {
     /// The seed count being built.
     pub seeds: usize,
-    /// Positions of that count done (in the current sweep for Oware).
+    /// Positions of that count done (in the current sweep for Oware); once
+    /// `finished`, the positions evaluated in all (Oware evaluates some
+    /// more than once).
     pub done: u64,
     pub total: u64,
     /// Oware: the sweep over this count (1-based); Kalah: 1.
@@ -155,22 +157,18 @@ fn run_reporting(
     mut report: impl FnMut(u64),
     work: &(dyn Fn(u64, u64) + Sync),
 ) {
-    let finished = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
     std::thread::scope(|s| {
-        s.spawn(|| {
+        s.spawn(move || {
             parallel_chunks(n_threads, total, &|a, b| {
                 work(a, b);
                 done.fetch_add(b - a, Ordering::Relaxed);
             });
-            finished.store(true, Ordering::Release);
+            // Dropping the sender wakes the reporting loop at once.
+            drop(tx);
         });
-        let mut last = Instant::now();
-        while !finished.load(Ordering::Acquire) {
-            std::thread::sleep(Duration::from_millis(20));
-            if last.elapsed() >= report_every {
-                last = Instant::now();
-                report(done.load(Ordering::Relaxed));
-            }
+        while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(report_every) {
+            report(done.load(Ordering::Relaxed));
         }
     });
 }
@@ -291,10 +289,9 @@ fn build_kalah_level(
 
 // ---------------------------------------------------------------- Oware
 
-/// One step of the Oware fixed point for the board numbered `idx` with `n`
-/// seeds (South to move): the forced value given the current values of the
-/// positions of the same count. `None` while the count is not built far
-/// enough to say (never for lower counts, which are complete).
+/// One step of the Oware fixed point for `board` with `n` seeds (South to
+/// move): what the mover can force given the current values of the
+/// positions of the same count (lower counts are complete).
 fn oware_step(db: &Egtb, rules: &OwareRules, board: &[u8], n: usize) -> i8 {
     let m = rules.houses as usize;
     let pos = Oware::from_houses(rules, board, [0, 0], Side::South);
@@ -338,6 +335,96 @@ fn oware_step(db: &Egtb, rules: &OwareRules, board: &[u8], n: usize) -> i8 {
     }
 }
 
+/// The positions of the same seed count that reach `q` (South to move, `n`
+/// seeds) by a move that captures nothing, each as a board from its own
+/// mover's view. Every candidate is confirmed by playing its move forward,
+/// so the rules stay those of [`Oware::play`].
+fn oware_predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<[u8; 16]>) {
+    out.clear();
+    let m = rules.houses as usize;
+    let ring = 2 * m;
+    // The last mover (North in q's frame) cannot have left South without
+    // seeds, or the game would have ended instead.
+    if q[..m].iter().all(|&v| v == 0) {
+        return;
+    }
+    for j in 0..m {
+        let origin = m + j;
+        if q[origin] != 0 {
+            // A sowing always leaves its origin house empty.
+            continue;
+        }
+        let mut rest = [0i32; 16];
+        for (r, &v) in rest.iter_mut().zip(q) {
+            *r = v as i32;
+        }
+        let mut at = origin;
+        let mut s = 0u32;
+        loop {
+            at = (at + 1) % ring;
+            if at == origin {
+                at = (at + 1) % ring;
+            }
+            rest[at] -= 1;
+            s += 1;
+            if rest[at] < 0 || s > 255 {
+                // Sowing more seeds only takes more from every house.
+                break;
+            }
+            // The position before the move, in its mover's frame (the
+            // mover's row first).
+            let mut p = [0u8; 16];
+            for i in 0..ring {
+                p[(i + m) % ring] = rest[i] as u8;
+            }
+            p[j] = s as u8;
+            let before = Oware::from_houses(rules, &p[..ring], [0, 0], Side::South);
+            let after = before.play(j as u8);
+            if after.store(Side::South) != 0 {
+                continue;
+            }
+            let h = after.houses();
+            if h[m..] == q[..m] && h[..m] == q[m..ring] {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// A set of positions of one seed count, shared by the build threads.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(n: u64) -> Bits {
+        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    fn set(&self, i: u64) {
+        self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+
+    /// Calls `f` on every member in `[a, b)` (multiples of 64) and empties
+    /// that range.
+    fn drain(&self, a: u64, b: u64, mut f: impl FnMut(u64)) {
+        for w in a / 64..b.div_ceil(64) {
+            let mut bits = self.0[w as usize].swap(0, Ordering::Relaxed);
+            while bits != 0 {
+                let i = bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                f(w * 64 + i);
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+}
+
+/// Builds one seed count of Oware: a first sweep over every position, then
+/// rounds that revisit only the positions with a move to one whose value
+/// changed in the round before (found by unplaying the moves), until no
+/// value changes.
 fn build_oware_level(
     db: &Egtb,
     rules: OwareRules,
@@ -347,6 +434,7 @@ fn build_oware_level(
     progress: &mut dyn FnMut(&BuildProgress),
 ) {
     let m = rules.houses as usize;
+    let p = 2 * m;
     let ix = db.indexer();
     let total = ix.count(n);
     let level = db.level(n);
@@ -354,58 +442,77 @@ fn build_oware_level(
     for v in level {
         v.store(0, Ordering::Relaxed);
     }
-    let mut sweep = 0;
-    loop {
+    let changed = Bits::new(total);
+    let dirty = Bits::new(total);
+    let updates = AtomicU64::new(0);
+    let update = |idx: u64, board: &[u8]| {
+        updates.fetch_add(1, Ordering::Relaxed);
+        let v = oware_step(db, &rules, board, n);
+        let cell = &level[idx as usize];
+        if cell.load(Ordering::Relaxed) != v {
+            cell.store(v, Ordering::Relaxed);
+            changed.set(idx);
+        }
+    };
+    let mut sweep = 1;
+    let done = AtomicU64::new(0);
+    let work = |a: u64, b: u64| {
+        let mut board = [0u8; 16];
+        ix.unrank(n, a, &mut board[..p]);
+        for idx in a..b {
+            update(idx, &board[..p]);
+            ix.next(&mut board[..p]);
+        }
+    };
+    let mut report = |sweep: u32, d: u64, finished: bool| {
+        progress(&BuildProgress {
+            seeds: n,
+            done: d,
+            total,
+            sweep,
+            finished,
+            elapsed: start.elapsed(),
+        })
+    };
+    run_reporting(
+        threads(opts),
+        total,
+        opts.report_every,
+        &done,
+        |d| report(1, d, false),
+        &work,
+    );
+    // Chunks are multiples of 64, so no two threads share a word of bits.
+    while !changed.is_empty() {
         sweep += 1;
-        let changed = AtomicBool::new(false);
-        let done = AtomicU64::new(0);
-        let work = |a: u64, b: u64| {
+        parallel_chunks(threads(opts), total, &|a, b| {
             let mut board = [0u8; 16];
-            ix.unrank(n, a, &mut board[..2 * m]);
-            let mut any = false;
-            for idx in a..b {
-                let v = oware_step(db, &rules, &board[..2 * m], n);
-                let cell = &level[idx as usize];
-                if cell.load(Ordering::Relaxed) != v {
-                    cell.store(v, Ordering::Relaxed);
-                    any = true;
+            let mut preds = Vec::new();
+            changed.drain(a, b, |q| {
+                ix.unrank(n, q, &mut board[..p]);
+                oware_predecessors(&rules, &board[..p], &mut preds);
+                for pb in &preds {
+                    dirty.set(ix.rank(&pb[..p], n));
                 }
-                ix.next(&mut board[..2 * m]);
-            }
-            if any {
-                changed.store(true, Ordering::Relaxed);
-            }
-        };
-        let report = |d: u64| {
-            progress(&BuildProgress {
-                seeds: n,
-                done: d,
-                total,
-                sweep,
-                finished: false,
-                elapsed: start.elapsed(),
-            })
-        };
+            });
+        });
+        let done = AtomicU64::new(0);
         run_reporting(
             threads(opts),
             total,
             opts.report_every,
             &done,
-            report,
-            &work,
+            |d| report(sweep, d, false),
+            &|a, b| {
+                let mut board = [0u8; 16];
+                dirty.drain(a, b, |idx| {
+                    ix.unrank(n, idx, &mut board[..p]);
+                    update(idx, &board[..p]);
+                });
+            },
         );
-        if !changed.load(Ordering::Relaxed) {
-            break;
-        }
     }
-    progress(&BuildProgress {
-        seeds: n,
-        done: total,
-        total,
-        sweep,
-        finished: true,
-        elapsed: start.elapsed(),
-    });
+    report(sweep, updates.load(Ordering::Relaxed), true);
 }
 
 // ---------------------------------------------------------------- checks

@@ -18,12 +18,13 @@ impl Indexer {
         let mut ways = vec![vec![0u64; max_seeds + 1]; pits + 1];
         ways[0][0] = 1;
         for k in 1..=pits {
+            // Boards of k pits with s seeds: the last k-1 pits take s-v for
+            // each count v of the first, a running sum over s.
+            let prev = ways[k - 1].clone();
             let mut sum = 0u64;
-            for s in 0..=max_seeds {
-                // Boards of k pits with s seeds: the last k-1 pits take
-                // s-v for each count v of the first.
-                sum += ways[k - 1][s];
-                ways[k][s] = sum;
+            for (w, p) in ways[k].iter_mut().zip(prev) {
+                sum += p;
+                *w = sum;
             }
         }
         Indexer {
@@ -72,7 +73,7 @@ impl Indexer {
     /// The board numbered `idx` among those with `n` seeds.
     pub fn unrank(&self, n: usize, mut idx: u64, board: &mut [u8]) {
         let mut r = n;
-        for i in 0..self.pits - 1 {
+        for (i, out) in board[..self.pits - 1].iter_mut().enumerate() {
             let k = self.pits - i;
             // Find the largest a with ways[k][r] - ways[k][r-a] <= idx.
             let mut a = 0;
@@ -80,7 +81,7 @@ impl Indexer {
                 a += 1;
             }
             idx -= self.ways[k][r] - self.ways[k][r - a];
-            board[i] = a as u8;
+            *out = a as u8;
             r -= a;
         }
         board[self.pits - 1] = r as u8;

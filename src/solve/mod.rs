@@ -34,6 +34,11 @@ use crate::variants::oware::Oware;
 /// banked. A variant overrides them to let transpositions that differ only
 /// in already decided seeds share one table entry.
 pub trait SolveGame: Game {
+    /// Whether the final margin always has the parity of `banked() +
+    /// seeds_in_play()` (every seed ends in one store): MTD(f) then skips
+    /// the windows between possible values.
+    const MARGIN_PARITY: bool = false;
+
     /// The key of the transposition table. Two positions with equal keys
     /// must have final margins that differ exactly by their [`banked`]
     /// margins.
@@ -63,6 +68,8 @@ fn kalah_rows(pos: &Kalah) -> (u64, u64) {
 }
 
 impl SolveGame for Kalah {
+    const MARGIN_PARITY: bool = true;
+
     fn solve_key(&self) -> u64 {
         let (own, opp) = kalah_rows(self);
         let r = self.rules();

@@ -19,6 +19,9 @@ pub struct SolveOptions {
     /// before searching any of them) at nodes with at least this many seeds
     /// in play; `u32::MAX` turns them off.
     pub etc_min_seeds: u32,
+    /// Depth (in moves) of the quick search that makes the first guess
+    /// when `guess` is not given.
+    pub guess_depth: u32,
     /// Time between progress reports inside a long pass.
     pub report_every: Duration,
 }
@@ -30,6 +33,7 @@ impl Default for SolveOptions {
             guess: None,
             all_best: false,
             etc_min_seeds: 8,
+            guess_depth: 12,
             report_every: Duration::from_secs(10),
         }
     }
@@ -106,6 +110,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         upper: 0,
         progress,
         root_best: None,
+        buffers: Vec::new(),
     };
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -122,7 +127,10 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let banked = pos.banked();
     s.lower = banked - spread;
     s.upper = banked + spread;
-    let mut g = opts.guess.unwrap_or(banked).clamp(s.lower, s.upper);
+    let mut g = opts
+        .guess
+        .unwrap_or_else(|| estimate(pos, opts.guess_depth))
+        .clamp(s.lower, s.upper);
     let mut best = None;
     while s.lower < s.upper {
         let beta = if g == s.lower { g + 1 } else { g };
@@ -135,6 +143,17 @@ pub fn solve_with_tablebase<G: SolveGame>(
         } else {
             s.lower = v;
             best = s.root_best;
+        }
+        if G::MARGIN_PARITY {
+            // Values of the wrong parity cannot occur: skip the passes
+            // that would test them.
+            let odd = (banked + spread).rem_euclid(2);
+            if (s.lower - odd).rem_euclid(2) != 0 {
+                s.lower += 1;
+            }
+            if (s.upper - odd).rem_euclid(2) != 0 {
+                s.upper -= 1;
+            }
         }
         g = v;
         s.report(true);
@@ -159,6 +178,38 @@ pub fn solve_with_tablebase<G: SolveGame>(
     }
 }
 
+/// A first guess for MTD(f): alpha-beta to `depth` moves that scores the
+/// banked margin at its leaves. A guess near the value saves the passes
+/// that would climb to it one window at a time.
+fn estimate<G: SolveGame>(pos: &G, depth: u32) -> i32 {
+    fn ab<G: SolveGame>(pos: &G, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(o) = pos.outcome() {
+            return margin(o, pos.side_to_move());
+        }
+        if depth == 0 {
+            return pos.banked();
+        }
+        let mut moves = Vec::with_capacity(8);
+        pos.legal_moves(&mut moves);
+        let mut best = i32::MIN;
+        for mv in moves {
+            let child = pos.play(mv);
+            let v = if child.side_to_move() == pos.side_to_move() {
+                ab(&child, depth - 1, alpha, beta)
+            } else {
+                -ab(&child, depth - 1, -beta, -alpha)
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+    ab(pos, depth, i32::MIN + 1, i32::MAX)
+}
+
 struct Searcher<'a, G: SolveGame> {
     tt: Tt,
     tb: Option<&'a dyn Tablebase<G>>,
@@ -177,7 +228,11 @@ struct Searcher<'a, G: SolveGame> {
     progress: &'a mut dyn FnMut(&SolveProgress),
     /// The root move that failed high in the current pass.
     root_best: Option<usize>,
+    /// Move and child lists per ply, reused so that nodes do not allocate.
+    buffers: Vec<Buffers<G>>,
 }
+
+type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<(G, i32, usize)>);
 
 /// No repetition below: the value holds whatever line led here.
 const NO_REP: usize = usize::MAX;
@@ -280,9 +335,12 @@ impl<G: SolveGame> Searcher<'_, G> {
         }
         let nodes_before = self.nodes;
 
-        let mut moves = Vec::with_capacity(8);
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Default::default);
+        }
+        let (mut moves, mut children) = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves(&mut moves);
-        let mut children: Vec<(G, i32, usize)> = Vec::with_capacity(moves.len());
+        children.clear();
         for (i, &mv) in moves.iter().enumerate() {
             let child = pos.play(mv);
             let same = child.side_to_move() == side;
@@ -312,6 +370,7 @@ impl<G: SolveGame> Searcher<'_, G> {
                     };
                     if v >= beta {
                         self.tt.store(key, v - banked, i32::MAX, Some(*i), 1);
+                        self.buffers[ply] = (moves, children);
                         return (v, NO_REP);
                     }
                 }
@@ -343,6 +402,7 @@ impl<G: SolveGame> Searcher<'_, G> {
             }
         }
         self.leave();
+        self.buffers[ply] = (moves, children);
         if ply == 0 && best >= beta {
             self.root_best = best_move;
         }
