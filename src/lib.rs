@@ -12,6 +12,7 @@ pub mod game;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod solve;
 pub mod variants;
 
 pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};

@@ -33,6 +33,18 @@ enum Command {
         #[arg(long)]
         depth: Option<u32>,
     },
+    /// Solve a position exactly: `value <margin for South> best <moves>`.
+    Solve(SolveCmd),
+    /// Build, verify and count endgame databases.
+    Egtb(kete::solve::cli::EgtbArgs),
+}
+
+#[derive(Args)]
+struct SolveCmd {
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    solve: kete::solve::cli::SolveArgs,
 }
 
 #[derive(Args)]
@@ -126,6 +138,10 @@ fn run() -> Result<()> {
             println!("{}", r.summary());
             Ok(())
         }
+        Some(Command::Solve(a)) => {
+            kete::solve::cli::run_solve(a.variant.variant().map_err(|e| anyhow!(e))?, &a.solve)
+        }
+        Some(Command::Egtb(a)) => kete::solve::cli::run_egtb(&a),
     };
     // A reader that closed the pipe early (`| head`) is not a failure.
     if let Err(e) = &result

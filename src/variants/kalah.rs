@@ -68,6 +68,36 @@ impl Kalah {
         row(self.w[0]).chain(row(self.w[1])).collect()
     }
 
+    /// `side`'s row as a word: pit `i` from that side's left in byte `i`.
+    /// The solver keys its table and the databases on these words.
+    pub fn row(&self, side: Side) -> u64 {
+        self.w[side.index()]
+    }
+
+    /// Pits per row.
+    pub fn pits(&self) -> usize {
+        self.pits as usize
+    }
+
+    /// A position built from row words (as [`Kalah::row`] returns them),
+    /// stores and the side to move: how endgame databases enumerate
+    /// positions. The seed total is not checked against `rules.seeds`.
+    pub fn from_rows(
+        rules: &KalahRules,
+        south: u64,
+        north: u64,
+        stores: [u32; 2],
+        side: Side,
+    ) -> Kalah {
+        Kalah {
+            w: [south, north, stores[0] as u64 | (stores[1] as u64) << 8],
+            pits: rules.pits,
+            seeds: rules.seeds,
+            capture: rules.capture,
+            side,
+        }
+    }
+
     fn over(&self) -> bool {
         self.w[0] == 0 || self.w[1] == 0
     }

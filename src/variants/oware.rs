@@ -105,6 +105,32 @@ impl Oware {
         self.cells[..2 * self.m()].to_vec()
     }
 
+    /// The houses in sowing order from South's first house, without the
+    /// copying of [`Oware::board`].
+    pub fn houses(&self) -> &[u8] {
+        &self.cells[..2 * self.m()]
+    }
+
+    /// A position built from the houses in sowing order from South's first
+    /// house, the stores and the side to move: how endgame databases
+    /// enumerate positions. The seed total is not checked against
+    /// `rules.seeds`, and the end-of-game test compares the stores with half
+    /// of the total that `rules` start with.
+    pub fn from_houses(rules: &OwareRules, houses: &[u8], stores: [u32; 2], side: Side) -> Oware {
+        let mut cells = [0u8; 24];
+        cells[..houses.len()].copy_from_slice(houses);
+        cells[STORE] = stores[0] as u8;
+        cells[STORE + 1] = stores[1] as u8;
+        Oware {
+            cells,
+            houses: rules.houses,
+            seeds: rules.seeds,
+            rules: rules.rules,
+            repetition: rules.repetition,
+            side,
+        }
+    }
+
     fn total(&self) -> u32 {
         2 * self.houses as u32 * self.seeds as u32
     }

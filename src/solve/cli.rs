@@ -1,0 +1,350 @@
+//! `kete solve` and `kete egtb`: the command lines over [`super::solve`] and
+//! [`super::egtb`]. The binary only parses the variant options and hands
+//! over.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Subcommand};
+
+use super::db::{DbGame, Egtb, Tablebase};
+use super::egtb::{BuildOptions, BuildProgress};
+use super::{SolveGame, SolveOptions, SolveProgress};
+use crate::game::{Game, Side};
+use crate::variants::Variant;
+use crate::variants::endodoi::EnDodoi;
+use crate::variants::kalah::{Capture, Kalah};
+use crate::variants::oware::{Oware, RuleSet};
+
+/// The options of `kete solve` besides the variant.
+#[derive(Args, Clone, Debug)]
+pub struct SolveArgs {
+    /// Solve this position instead of the start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub hash: usize,
+    /// Probe this endgame database (built by `kete egtb build`).
+    #[arg(long)]
+    pub egtb: Option<PathBuf>,
+    /// Build a database of up to this many seeds in memory first (Kalah
+    /// and Oware/Awari); its build time is part of the solve.
+    #[arg(long)]
+    pub egtb_seeds: Option<usize>,
+    /// List every best move, not just one.
+    #[arg(long)]
+    pub all_best: bool,
+    /// Threads for building a database (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Enhanced transposition cutoffs at nodes with at least this many
+    /// seeds in play (they cost a table probe per child).
+    #[arg(long)]
+    pub etc_seeds: Option<u32>,
+    /// The first guess of MTD(f) (South's view); by default a quick search
+    /// makes one.
+    #[arg(long, allow_hyphen_values = true)]
+    pub guess: Option<i32>,
+}
+
+/// Runs `kete solve`: progress on stderr, then one stdout line
+/// `value <margin for South> best <moves>`.
+pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
+    match variant {
+        Variant::Kalah(rules) => {
+            let pos = position::<Kalah>(&rules, args)?;
+            let db = database(args, || {
+                Ok(DbGame::Kalah {
+                    pits: rules.pits,
+                    capture: rules.capture,
+                })
+            })?;
+            if let Some(db) = &db {
+                db.check_kalah(&rules)?;
+            }
+            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Kalah>))
+        }
+        Variant::Oware(rules) => {
+            let pos = position::<Oware>(&rules, args)?;
+            let db = database(args, || {
+                if rules.rules != RuleSet::Awari {
+                    bail!("databases follow the awari rules; abapa has none");
+                }
+                Ok(DbGame::Oware {
+                    houses: rules.houses,
+                })
+            })?;
+            if let Some(db) = &db {
+                db.check_oware(&rules)?;
+                eprintln!(
+                    "note: below {} seeds the value follows the database: play to the end, \
+                     endless play shared",
+                    db.max_seeds() + 1
+                );
+            }
+            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Oware>))
+        }
+        Variant::EnDodoi(rules) => {
+            if args.egtb.is_some() || args.egtb_seeds.is_some() {
+                bail!("there are no endgame databases for endodoi");
+            }
+            let pos = position::<EnDodoi>(&rules, args)?;
+            solve_and_print(&pos, args, None)
+        }
+        v @ (Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => bail!(
+            "kete solve counts seeds; {} is decided without counting (solvable games: kalah, oware, endodoi)",
+            v.name()
+        ),
+    }
+}
+
+fn position<G: Game>(rules: &G::Rules, args: &SolveArgs) -> Result<G> {
+    match &args.fen {
+        Some(fen) => G::from_notation(rules, fen).with_context(|| format!("bad --fen '{fen}'")),
+        None => Ok(G::start(rules)),
+    }
+}
+
+fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<Option<Egtb>> {
+    match (&args.egtb, args.egtb_seeds) {
+        (Some(_), Some(_)) => bail!("give --egtb or --egtb-seeds, not both"),
+        (Some(path), None) => {
+            let t = Instant::now();
+            let db = super::load(path).with_context(|| format!("loading {}", path.display()))?;
+            eprintln!(
+                "egtb: loaded {} up to {} seeds in {:.1} s",
+                db.game().describe(),
+                db.max_seeds(),
+                t.elapsed().as_secs_f64()
+            );
+            Ok(Some(db))
+        }
+        (None, Some(n)) => {
+            let game = game()?;
+            let opts = BuildOptions {
+                threads: args.threads,
+                ..Default::default()
+            };
+            let db = super::egtb::build(game, n, &opts, &mut print_build)?;
+            Ok(Some(db))
+        }
+        (None, None) => Ok(None),
+    }
+}
+
+fn solve_and_print<G: SolveGame>(
+    pos: &G,
+    args: &SolveArgs,
+    db: Option<&dyn Tablebase<G>>,
+) -> Result<()> {
+    let side = pos.side_to_move();
+    let mut opts = SolveOptions {
+        hash_mb: args.hash,
+        all_best: args.all_best,
+        guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
+        ..Default::default()
+    };
+    if let Some(e) = args.etc_seeds {
+        opts.etc_min_seeds = e;
+    }
+    let south = |v: i32| if side == Side::South { v } else { -v };
+    let mut report = |p: &SolveProgress| {
+        // The bounds are shown for South, like the final line.
+        let (lo, hi) = if side == Side::South {
+            (p.lower, p.upper)
+        } else {
+            (-p.upper, -p.lower)
+        };
+        eprintln!(
+            "{} {:>3} window [{},{}] value in [{lo:+},{hi:+}] nodes {} tbhits {} time {:.2} s ({:.1} M nodes/s)",
+            if p.pass_done { "pass" } else { "  .." },
+            p.pass,
+            p.beta - 1,
+            p.beta,
+            p.nodes,
+            p.tbhits,
+            p.elapsed.as_secs_f64(),
+            p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9) / 1e6
+        );
+    };
+    let r = super::solve_with_tablebase(pos, &opts, db, &mut report);
+    let moves: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "value {:+} best {}",
+        south(r.value),
+        if moves.is_empty() {
+            "-".to_string()
+        } else {
+            moves.join(" ")
+        }
+    )?;
+    Ok(())
+}
+
+fn print_build(p: &BuildProgress) {
+    let rate = |n: u64| n as f64 / p.elapsed.as_secs_f64().max(1e-9);
+    if p.finished {
+        eprintln!(
+            "egtb: {:>2} seeds done: {} positions, {} evaluated in {} round(s), {:.1} s",
+            p.seeds,
+            p.total,
+            p.done,
+            p.sweep,
+            p.elapsed.as_secs_f64()
+        );
+    } else {
+        eprintln!(
+            "egtb: {:>2} seeds, sweep {}: {:>5.1}% of {} ({:.1} s, {:.2} M/s overall)",
+            p.seeds,
+            p.sweep,
+            100.0 * p.done as f64 / p.total.max(1) as f64,
+            p.total,
+            p.elapsed.as_secs_f64(),
+            rate(p.done) / 1e6
+        );
+    }
+}
+
+/// `kete egtb …`.
+#[derive(Args, Clone, Debug)]
+pub struct EgtbArgs {
+    #[command(subcommand)]
+    pub command: EgtbCommand,
+}
+
+#[derive(Subcommand, Clone, Debug)]
+pub enum EgtbCommand {
+    /// Build a database of all positions with up to N seeds on the board.
+    Build {
+        /// kalah or oware (awari rules).
+        #[arg(long)]
+        variant: String,
+        /// Pits (houses) per row.
+        #[arg(long, default_value_t = 6)]
+        pits: u8,
+        /// Kalah: standard or empty.
+        #[arg(long)]
+        capture: Option<String>,
+        #[arg(long)]
+        max_seeds: usize,
+        #[arg(long)]
+        out: PathBuf,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
+    /// Check every value of a database against the moves of its position.
+    Verify {
+        file: PathBuf,
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
+    /// One line per seed count: positions, wins, draws, losses, sum.
+    Stats { file: PathBuf },
+}
+
+/// Runs `kete egtb …`.
+pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
+    match &args.command {
+        EgtbCommand::Build {
+            variant,
+            pits,
+            capture,
+            max_seeds,
+            out,
+            threads,
+        } => {
+            let game = match Variant::by_name(variant).map_err(|e| anyhow!(e))? {
+                Variant::Kalah(_) => {
+                    let capture = match capture.as_deref().map(str::to_ascii_lowercase) {
+                        None => Capture::Standard,
+                        Some(c) if c == "standard" => Capture::Standard,
+                        Some(c) if c == "empty" => Capture::Empty,
+                        Some(c) => bail!("--capture must be standard or empty, got '{c}'"),
+                    };
+                    DbGame::Kalah {
+                        pits: *pits,
+                        capture,
+                    }
+                }
+                v @ (Variant::EnDodoi(_) | Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => {
+                    bail!(
+                        "endgame databases exist for kalah and oware, not {}",
+                        v.name()
+                    )
+                }
+                Variant::Oware(_) => {
+                    if capture.is_some() {
+                        bail!("--capture does not apply to oware");
+                    }
+                    DbGame::Oware { houses: *pits }
+                }
+            };
+            if !(1..=8).contains(pits) {
+                bail!("--pits must be 1..8, got {pits}");
+            }
+            let opts = BuildOptions {
+                threads: *threads,
+                ..Default::default()
+            };
+            let t = Instant::now();
+            let db = super::egtb::build(game, *max_seeds, &opts, &mut print_build)?;
+            let secs = t.elapsed().as_secs_f64();
+            let positions: u64 = (0..=*max_seeds).map(|n| db.indexer().count(n)).sum();
+            let cores = if *threads > 0 {
+                *threads
+            } else {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            };
+            eprintln!(
+                "egtb: built {positions} positions in {secs:.1} s: {:.0} positions/s, {:.0} per thread ({cores} threads)",
+                positions as f64 / secs,
+                positions as f64 / secs / cores as f64
+            );
+            db.save(out)
+                .with_context(|| format!("writing {}", out.display()))?;
+            eprintln!("egtb: wrote {}", out.display());
+            Ok(())
+        }
+        EgtbCommand::Verify { file, threads } => {
+            let db = super::load(file).with_context(|| format!("loading {}", file.display()))?;
+            let opts = BuildOptions {
+                threads: *threads,
+                ..Default::default()
+            };
+            let (checked, bad) = super::egtb::verify(&db, &opts, 10);
+            for m in &bad {
+                eprintln!(
+                    "mismatch: {} seeds, index {}, board {:?}: stored {}, its moves give {}",
+                    m.seeds, m.index, m.board, m.stored, m.expected
+                );
+            }
+            if !bad.is_empty() {
+                bail!("{} is not consistent", file.display());
+            }
+            println!(
+                "ok: {checked} positions of {} up to {} seeds are consistent with their moves",
+                db.game().describe(),
+                db.max_seeds()
+            );
+            Ok(())
+        }
+        EgtbCommand::Stats { file } => {
+            let db = super::load(file).with_context(|| format!("loading {}", file.display()))?;
+            let mut out = std::io::stdout().lock();
+            for s in super::egtb::stats(&db) {
+                writeln!(
+                    out,
+                    "n={} positions={} wins={} draws={} losses={} sum={}",
+                    s.seeds, s.positions, s.wins, s.draws, s.losses, s.sum
+                )?;
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! Exact solving and endgame databases.
+//!
+//! * [`solve`] finds the exact value of a position — the final seed margin
+//!   with perfect play, from the side to move's point of view — and a best
+//!   move, by MTD(f): a series of null-window alpha-beta searches to the end
+//!   of the game, sharing a transposition table ([`SolveOptions`]).
+//! * [`egtb`] builds endgame databases by seeds on the board (retrograde
+//!   analysis), and [`load`] reads one back as a [`Tablebase`] that the
+//!   solver (and later the engine) probes.
+//! * [`cli`] is what `kete solve` and `kete egtb` run.
+//!
+//! A game takes part through [`SolveGame`], which says what of a position
+//! the table may forget: Kalah's value depends on the stores only through
+//! the margin already banked, so its table is keyed on the seeds in play and
+//! holds the margin of those seeds alone.
+
+pub mod cli;
+pub mod db;
+pub mod egtb;
+pub mod index;
+mod search;
+mod tt;
+
+pub use db::{DbError, Egtb, Tablebase, load};
+pub use search::{SolveOptions, SolveProgress, SolveResult, solve, solve_with_tablebase};
+
+use crate::game::{Game, Side};
+use crate::variants::endodoi::EnDodoi;
+use crate::variants::kalah::Kalah;
+use crate::variants::oware::Oware;
+
+/// What the solver needs to know of a game beyond [`Game`].
+///
+/// The defaults are always correct: key on the whole position, nothing
+/// banked. A variant overrides them to let transpositions that differ only
+/// in already decided seeds share one table entry.
+pub trait SolveGame: Game {
+    /// Whether the final margin always has the parity of `banked() +
+    /// seeds_in_play()` (every seed ends in one store): MTD(f) then skips
+    /// the windows between possible values.
+    const MARGIN_PARITY: bool = false;
+
+    /// The key of the transposition table. Two positions with equal keys
+    /// must have final margins that differ exactly by their [`banked`]
+    /// margins.
+    ///
+    /// [`banked`]: SolveGame::banked
+    fn solve_key(&self) -> u64 {
+        self.hash()
+    }
+
+    /// The part of the final margin (side to move's view) that is already
+    /// decided, e.g. the store difference.
+    fn banked(&self) -> i32 {
+        0
+    }
+
+    /// Seeds whose owner is still open: the final margin lies within
+    /// `banked() ± seeds_in_play()`.
+    fn seeds_in_play(&self) -> u32;
+}
+
+/// The side to move's row first, then the opponent's: the view both the
+/// table key and the databases use, so that a position and its mirror
+/// image with the other side to move are one entry.
+fn kalah_rows(pos: &Kalah) -> (u64, u64) {
+    let me = pos.side_to_move();
+    (pos.row(me), pos.row(me.other()))
+}
+
+impl SolveGame for Kalah {
+    const MARGIN_PARITY: bool = true;
+
+    fn solve_key(&self) -> u64 {
+        let (own, opp) = kalah_rows(self);
+        let r = self.rules();
+        // The rules are part of the key so that one table can never mix
+        // capture rules or board sizes.
+        let meta = (r.pits as u64) | (r.capture as u64) << 8;
+        mix(own, opp, meta)
+    }
+
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.store(me) as i32 - self.store(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        let (own, opp) = kalah_rows(self);
+        crate::variants::two_row::byte_sum(own) + crate::variants::two_row::byte_sum(opp)
+    }
+}
+
+impl SolveGame for Oware {
+    // The key stays the whole position: the game ends when a store passes
+    // half of the seeds, so the stores change more than the margin.
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.store(me) as i32 - self.store(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        self.houses().iter().map(|&v| v as u32).sum()
+    }
+}
+
+impl SolveGame for EnDodoi {
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.captured(me) as i32 - self.captured(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
+    }
+}
+
+/// A cheap 64-bit mix of three words (the table only needs the bits spread).
+fn mix(a: u64, b: u64, c: u64) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h = (a ^ 0x243F_6A88_85A3_08D3).wrapping_mul(K).rotate_left(31);
+    h = (h ^ b).wrapping_mul(K).rotate_left(29);
+    h = (h ^ c).wrapping_mul(K);
+    h ^ (h >> 32)
+}
+
+/// The final margin from `side`'s point of view of a finished game, or
+/// what a repetition ends it with.
+fn margin(o: crate::game::Outcome, side: Side) -> i32 {
+    o.margin_for(side)
+        .expect("the two-row games count seeds at the end")
+}

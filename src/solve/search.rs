@@ -1,0 +1,429 @@
+//! MTD(f) over null-window alpha-beta searches that run to the end of the
+//! game.
+
+use std::time::{Duration, Instant};
+
+use super::tt::Tt;
+use super::{SolveGame, Tablebase, margin};
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// The first guess of MTD(f); a good guess saves passes.
+    pub guess: Option<i32>,
+    /// Also test every other root move and list all that reach the value.
+    pub all_best: bool,
+    /// Enhanced transposition cutoffs (look the children up in the table
+    /// before searching any of them) at nodes with at least this many seeds
+    /// in play; `u32::MAX` turns them off.
+    pub etc_min_seeds: u32,
+    /// Depth (in moves) of the quick search that makes the first guess
+    /// when `guess` is not given.
+    pub guess_depth: u32,
+    /// Time between progress reports inside a long pass.
+    pub report_every: Duration,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            hash_mb: 512,
+            guess: None,
+            all_best: false,
+            etc_min_seeds: 8,
+            guess_depth: 12,
+            report_every: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A progress report: after each MTD(f) pass, and now and then inside one.
+#[derive(Clone, Debug)]
+pub struct SolveProgress {
+    /// The pass (1-based).
+    pub pass: u32,
+    /// The null window `[beta-1, beta]` of the pass.
+    pub beta: i32,
+    /// What is proven so far: `lower <= value <= upper` (side to move).
+    pub lower: i32,
+    pub upper: i32,
+    /// `false` for a report from inside a pass.
+    pub pass_done: bool,
+    pub nodes: u64,
+    /// Positions whose value came from a database.
+    pub tbhits: u64,
+    pub elapsed: Duration,
+}
+
+/// The solution of a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveResult<M> {
+    /// The final margin with perfect play, from the side to move's view.
+    pub value: i32,
+    /// A best move; with [`SolveOptions::all_best`] every move that reaches
+    /// the value, in the order of the legal moves. Empty if the game is over.
+    pub best: Vec<M>,
+    pub nodes: u64,
+    pub tbhits: u64,
+}
+
+/// Solves `pos` exactly. `progress` is called after every pass and now and
+/// then inside long ones.
+///
+/// Positions that can repeat (Oware) are solved under the game's own
+/// repetition rule: a position that recurs on the line searched ends the
+/// game with [`crate::game::Game::repetition_outcome`]. A value that depends
+/// on such a repetition is not kept in the table, because it depends on the
+/// line that led to the position.
+pub fn solve<G: SolveGame>(
+    pos: &G,
+    opts: &SolveOptions,
+    progress: &mut dyn FnMut(&SolveProgress),
+) -> SolveResult<G::Move> {
+    solve_with_tablebase(pos, opts, None, progress)
+}
+
+/// [`solve`] with an endgame database probed wherever it has the position.
+/// The database's values are margins of the seeds in play added to
+/// [`SolveGame::banked`], so it must follow the same rules as `pos`.
+pub fn solve_with_tablebase<G: SolveGame>(
+    pos: &G,
+    opts: &SolveOptions,
+    tablebase: Option<&dyn Tablebase<G>>,
+    progress: &mut dyn FnMut(&SolveProgress),
+) -> SolveResult<G::Move> {
+    let mut s = Searcher {
+        tt: Tt::new(opts.hash_mb),
+        tb: tablebase,
+        history: Vec::new(),
+        nodes: 0,
+        tbhits: 0,
+        etc_min_seeds: opts.etc_min_seeds,
+        start: Instant::now(),
+        last_report: Instant::now(),
+        report_every: opts.report_every,
+        pass: 0,
+        beta: 0,
+        lower: 0,
+        upper: 0,
+        progress,
+        root_best: None,
+        buffers: Vec::new(),
+    };
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let value = pos.outcome().map_or(0, |o| margin(o, pos.side_to_move()));
+        return SolveResult {
+            value,
+            best: Vec::new(),
+            nodes: 0,
+            tbhits: 0,
+        };
+    }
+    let spread = pos.seeds_in_play() as i32;
+    let banked = pos.banked();
+    s.lower = banked - spread;
+    s.upper = banked + spread;
+    let mut g = opts
+        .guess
+        .unwrap_or_else(|| estimate(pos, opts.guess_depth))
+        .clamp(s.lower, s.upper);
+    let mut best = None;
+    while s.lower < s.upper {
+        let beta = if g == s.lower { g + 1 } else { g };
+        s.pass += 1;
+        s.beta = beta;
+        s.root_best = None;
+        let v = s.search(pos, beta - 1, beta, 0).0;
+        if v < beta {
+            s.upper = v;
+        } else {
+            s.lower = v;
+            best = s.root_best;
+        }
+        if G::MARGIN_PARITY {
+            // Values of the wrong parity cannot occur: skip the passes
+            // that would test them.
+            let odd = (banked + spread).rem_euclid(2);
+            if (s.lower - odd).rem_euclid(2) != 0 {
+                s.lower += 1;
+            }
+            if (s.upper - odd).rem_euclid(2) != 0 {
+                s.upper -= 1;
+            }
+        }
+        g = v;
+        s.report(true);
+    }
+    let value = s.lower;
+    // Every move reached only the lowest possible value: any is best.
+    let first = best.unwrap_or(0);
+    let mut best = vec![moves[first]];
+    if opts.all_best {
+        best.clear();
+        for (i, &mv) in moves.iter().enumerate() {
+            if i == first || s.reaches(pos, mv, value) {
+                best.push(mv);
+            }
+        }
+    }
+    SolveResult {
+        value,
+        best,
+        nodes: s.nodes,
+        tbhits: s.tbhits,
+    }
+}
+
+/// A first guess for MTD(f): alpha-beta to `depth` moves that scores the
+/// banked margin at its leaves. A guess near the value saves the passes
+/// that would climb to it one window at a time.
+fn estimate<G: SolveGame>(pos: &G, depth: u32) -> i32 {
+    fn ab<G: SolveGame>(pos: &G, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if let Some(o) = pos.outcome() {
+            return margin(o, pos.side_to_move());
+        }
+        if depth == 0 {
+            return pos.banked();
+        }
+        let mut moves = Vec::with_capacity(8);
+        pos.legal_moves(&mut moves);
+        let mut best = i32::MIN;
+        for mv in moves {
+            let child = pos.play(mv);
+            let v = if child.side_to_move() == pos.side_to_move() {
+                ab(&child, depth - 1, alpha, beta)
+            } else {
+                -ab(&child, depth - 1, -beta, -alpha)
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+    ab(pos, depth, i32::MIN + 1, i32::MAX)
+}
+
+struct Searcher<'a, G: SolveGame> {
+    tt: Tt,
+    tb: Option<&'a dyn Tablebase<G>>,
+    /// Hashes of the positions on the line searched, for the repetition rule.
+    history: Vec<u64>,
+    nodes: u64,
+    tbhits: u64,
+    etc_min_seeds: u32,
+    start: Instant,
+    last_report: Instant,
+    report_every: Duration,
+    pass: u32,
+    beta: i32,
+    lower: i32,
+    upper: i32,
+    progress: &'a mut dyn FnMut(&SolveProgress),
+    /// The root move that failed high in the current pass.
+    root_best: Option<usize>,
+    /// Move and child lists per ply, reused so that nodes do not allocate.
+    buffers: Vec<Buffers<G>>,
+}
+
+type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<(G, i32, usize)>);
+
+/// No repetition below: the value holds whatever line led here.
+const NO_REP: usize = usize::MAX;
+
+impl<G: SolveGame> Searcher<'_, G> {
+    fn report(&mut self, pass_done: bool) {
+        self.last_report = Instant::now();
+        (self.progress)(&SolveProgress {
+            pass: self.pass,
+            beta: self.beta,
+            lower: self.lower,
+            upper: self.upper,
+            pass_done,
+            nodes: self.nodes,
+            tbhits: self.tbhits,
+            elapsed: self.start.elapsed(),
+        });
+    }
+
+    /// Whether the root move `mv` reaches `value`.
+    fn reaches(&mut self, pos: &G, mv: G::Move, value: i32) -> bool {
+        let child = pos.play(mv);
+        self.enter(pos);
+        let v = if child.side_to_move() == pos.side_to_move() {
+            self.search(&child, value - 1, value, 1).0
+        } else {
+            -self.search(&child, -value, -value + 1, 1).0
+        };
+        self.leave();
+        v >= value
+    }
+
+    fn enter(&mut self, pos: &G) {
+        if G::CAN_REPEAT {
+            self.history.push(pos.hash());
+        }
+    }
+
+    fn leave(&mut self) {
+        if G::CAN_REPEAT {
+            self.history.pop();
+        }
+    }
+
+    /// Fail-soft alpha-beta to the end of the game. Returns the value (side
+    /// to move's view) and the shallowest ply of the line that a repetition
+    /// below returned to ([`NO_REP`] if none): a value that depends on an
+    /// earlier position of the line must not be stored.
+    fn search(&mut self, pos: &G, alpha: i32, beta: i32, ply: usize) -> (i32, usize) {
+        self.nodes += 1;
+        if self.nodes & 0xF_FFFF == 0 && self.last_report.elapsed() >= self.report_every {
+            self.report(false);
+        }
+        let side = pos.side_to_move();
+        if let Some(o) = pos.outcome() {
+            return (margin(o, side), NO_REP);
+        }
+        let mut rep = NO_REP;
+        if G::CAN_REPEAT && ply > 0 {
+            let h = pos.hash();
+            if let Some(at) = self.history.iter().position(|&x| x == h) {
+                // A game without a repetition rule (En Dodoi) could go round
+                // for ever: endless play shares the seeds left, the databases'
+                // convention.
+                let value = pos
+                    .repetition_outcome()
+                    .map_or(pos.banked(), |o| margin(o, side));
+                return (value, at);
+            }
+        }
+        let banked = pos.banked();
+        let spread = pos.seeds_in_play() as i32;
+        if ply > 0 {
+            // Futility: the seeds in play cannot carry the value across the
+            // window.
+            if banked + spread <= alpha {
+                return (banked + spread, NO_REP);
+            }
+            if banked - spread >= beta {
+                return (banked - spread, NO_REP);
+            }
+            if let Some(tb) = self.tb
+                && let Some(v) = tb.probe(pos)
+            {
+                self.tbhits += 1;
+                return (banked + v, NO_REP);
+            }
+        }
+        let key = pos.solve_key();
+        let mut tt_move = None;
+        let (mut lo, mut hi) = (banked - spread, banked + spread);
+        if let Some(p) = self.tt.probe(key) {
+            lo = lo.max(p.lo + banked);
+            hi = hi.min(p.hi + banked);
+            tt_move = p.mv;
+            if ply > 0 {
+                if lo >= beta {
+                    return (lo, NO_REP);
+                }
+                if hi <= alpha {
+                    return (hi, NO_REP);
+                }
+            }
+        }
+        let nodes_before = self.nodes;
+
+        if self.buffers.len() <= ply {
+            self.buffers.resize_with(ply + 1, Default::default);
+        }
+        let (mut moves, mut children) = std::mem::take(&mut self.buffers[ply]);
+        pos.legal_moves(&mut moves);
+        children.clear();
+        for (i, &mv) in moves.iter().enumerate() {
+            let child = pos.play(mv);
+            let same = child.side_to_move() == side;
+            // Extra turns first, then by what the move banks at once.
+            let gain = if same {
+                child.banked() - banked + 1000
+            } else {
+                -child.banked() - banked
+            };
+            let order = if Some(i) == tt_move { i32::MAX } else { gain };
+            children.push((child, order, i));
+        }
+
+        if ply > 0 && spread as u32 >= self.etc_min_seeds {
+            // Enhanced transposition cutoff: a child the table already
+            // proves good enough ends the node before any search.
+            for (child, _, i) in &children {
+                if child.outcome().is_some() {
+                    continue;
+                }
+                if let Some(p) = self.tt.probe(child.solve_key()) {
+                    let cb = child.banked();
+                    let v = if child.side_to_move() == side {
+                        p.lo + cb
+                    } else {
+                        -(p.hi + cb)
+                    };
+                    if v >= beta {
+                        self.tt.store(key, v - banked, i32::MAX, Some(*i), 1);
+                        self.buffers[ply] = (moves, children);
+                        return (v, NO_REP);
+                    }
+                }
+            }
+        }
+
+        children.sort_by_key(|c| std::cmp::Reverse(c.1));
+        self.enter(pos);
+        let mut best = i32::MIN;
+        let mut best_move = None;
+        let mut a = alpha;
+        for (child, _, i) in &children {
+            let (v, r) = if child.side_to_move() == side {
+                self.search(child, a, beta, ply + 1)
+            } else {
+                let (v, r) = self.search(child, -beta, -a, ply + 1);
+                (-v, r)
+            };
+            rep = rep.min(r);
+            if v > best {
+                best = v;
+                best_move = Some(*i);
+                if v > a {
+                    a = v;
+                }
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        self.leave();
+        self.buffers[ply] = (moves, children);
+        if ply == 0 && best >= beta {
+            self.root_best = best_move;
+        }
+        // A repetition back to this very position is part of its value
+        // wherever it is reached; only one to an earlier position is not.
+        if rep >= ply {
+            let work = self.nodes - nodes_before;
+            if best >= beta {
+                self.tt.store(key, best - banked, i32::MAX, best_move, work);
+            } else if best <= alpha {
+                self.tt.store(key, i32::MIN, best - banked, best_move, work);
+            } else {
+                self.tt
+                    .store(key, best - banked, best - banked, best_move, work);
+            }
+            rep = NO_REP;
+        }
+        (best, rep)
+    }
+}
