@@ -1,4 +1,4 @@
-//! Bao's position token (`protocol/bao-notation.md`) and move text
+//! Bao's position token (`protocol/README.md`, "Bao") and move text
 //! (`<row><pit><dir>[+]`, K.I.B.A. / Donkers).
 
 use super::rules::Kind;
