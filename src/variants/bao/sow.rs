@@ -1,7 +1,7 @@
 //! Playing a whole Bao move lap by lap, and the move generator built on it.
 
 use super::rules::{Dormant, FrontRow, MtajiTakasaNyumba, SingletonRule, TakasiaCheck};
-use super::rules::{TakasiaNyumbaLap, TakasiaSingleton};
+use super::rules::{TakasiaNyumbaLap, TakasiaObligation, TakasiaSingleton};
 use super::{Bao, BaoMove, NYUMBA};
 use crate::variants::cycle::{self, CycleCheck, Doomed, LapState};
 use std::cell::RefCell;
@@ -510,6 +510,7 @@ impl Bao {
                 owned,
                 side: self.side.other(),
                 takasia: None,
+                clear: None,
                 mtaji_captured,
                 rules: self.rules,
             },
@@ -633,6 +634,13 @@ impl Bao {
         self.capture_candidates(&mut cand);
         self.keep_legal(&cand, out);
         if !out.is_empty() {
+            if let Some(t) = self.clear {
+                let clearing =
+                    |mv: &BaoMove| self.run(*mv).is_ok_and(|r| r.first_target == Some(t));
+                if out.iter().any(clearing) {
+                    out.retain(clearing);
+                }
+            }
             return;
         }
         cand.clear();
@@ -659,6 +667,10 @@ impl Bao {
         let run = self.run(mv)?;
         let mut next = run.next;
         let mover = self.side;
+        if self.rules.takasia_obligation == TakasiaObligation::Clear {
+            // The opponent set the takasia that bound this move.
+            next.clear = self.takasia;
+        }
         if !run.capture
             && !self.namua()
             && self.rules.takasia()
