@@ -333,6 +333,7 @@ fn kujifunza_loops(south: [u8; 16], north: [u8; 16], side: &str) -> Bao {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
 fn never_ending_moves_are_recognised_exactly_even_when_the_cycle_is_63_million_laps_long() {
     // Kujifunza, 9 plies from the start, North to move. a3< is a takasa (it
     // ends its first lap in the back row), and its relay runs into a cycle
@@ -379,6 +380,7 @@ fn never_ending_moves_are_recognised_exactly_even_when_the_cycle_is_63_million_l
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
 fn never_ending_verdicts_agree_with_a_naive_replay_on_random_loops() {
     // Mtaji takasa moves of random loops, the opponent's front row empty so
     // that nothing is captured: the naive replay (a table of every lap-end

@@ -128,6 +128,7 @@ fn never_ending_relay_move_is_recognised_exactly_and_is_illegal() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
 fn never_ending_verdicts_agree_with_a_naive_replay_on_random_boards() {
     // Random boards of every size: the naive replay (a table of every
     // lap-end state) and the engine (Brent on states up to rotation, marks
