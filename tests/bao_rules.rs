@@ -306,6 +306,187 @@ fn never_ending_relay_move_is_illegal_and_a_player_with_only_such_moves_loses() 
     assert!(p.parse_move("A2>").is_err());
 }
 
+/// The position token of Bao la Kujifunza with `south` and `north` as
+/// loops (front A1..A8 then back B8..B1, as `Bao::loop_of`) and `side` to
+/// move, in the mtaji stage after its first capture.
+fn kujifunza_loops(south: [u8; 16], north: [u8; 16], side: &str) -> Bao {
+    let front = |l: &[u8; 16]| -> [u8; 8] { l[..8].try_into().unwrap() };
+    let back = |l: &[u8; 16]| -> [u8; 8] {
+        let mut b = [0; 8];
+        for n in 1..=8 {
+            b[n - 1] = l[16 - n];
+        }
+        b
+    };
+    let rev = |mut r: [u8; 8]| {
+        r.reverse();
+        r
+    };
+    let r = [
+        rev(back(&north)),
+        rev(front(&north)),
+        front(&south),
+        back(&south),
+    ];
+    let t = token(r, (0, 0), "LL", side, "x").replace("-x-0", "-x-1");
+    Bao::from_notation(&BaoRules::kujifunza(), &t).unwrap()
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
+fn never_ending_moves_are_recognised_exactly_even_when_the_cycle_is_63_million_laps_long() {
+    // Kujifunza, 9 plies from the start, North to move. a3< is a takasa (it
+    // ends its first lap in the back row), and its relay runs into a cycle
+    // of 63,085,936 laps (measured with Brent's detector alone, which needed
+    // 130 million laps to see the repeat). It is still recognised, exactly,
+    // and the engine needs only about one turn of the cycle.
+    let rules = BaoRules::kujifunza();
+    let at = |t: &str| Bao::from_notation(&rules, t).unwrap();
+    let a3 = BaoMove {
+        pit: 2,
+        cw: false,
+        safari: false,
+    };
+    let p = at("6,0,6,0,6,2,1,2/3,0,5,0,5,2,11,1/1,0,0,0,0,0,0,0/3,0,1,4,1,2,2,0-0-0-LL-N-x-1");
+    assert_eq!(p.format_move(a3), "a3<");
+    let (verdict, laps) = p.run_counting(a3);
+    assert_eq!(verdict.unwrap_err(), Refusal::NeverEnds);
+    assert!(laps > 63_085_936 && laps < 64_000_000, "{laps} laps");
+    // A takasa never looks at the opponent's row: the same move with other
+    // South pits joins the same cycle, which this thread now knows.
+    let q = at("6,0,6,0,6,2,1,2/3,0,5,0,5,2,11,1/2,1,1,1,0,0,0,0/0,4,1,0,3,0,0,1-0-0-LL-N-x-1");
+    let (verdict, laps) = q.run_counting(a3);
+    assert_eq!(verdict.unwrap_err(), Refusal::NeverEnds);
+    assert!(laps < 200_000, "{laps} laps");
+    // And a position whose move a6> runs into the mirror image of that
+    // cycle (left and right swapped) is known at once too.
+    let m = at("2,1,2,6,0,6,0,6/1,11,2,5,0,5,0,3/0,0,0,0,0,0,0,1/1,1,1,4,0,0,3,3-0-0-LL-N-x-1");
+    let a6 = BaoMove {
+        pit: 5,
+        cw: true,
+        safari: false,
+    };
+    assert_eq!(m.format_move(a6), "a6>");
+    let (verdict, laps) = m.run_counting(a6);
+    assert_eq!(verdict.unwrap_err(), Refusal::NeverEnds);
+    assert!(laps < 200_000, "{laps} laps");
+    // The other takasa moves of the first position end and stay legal.
+    assert_eq!(
+        legal(&p),
+        set(&[
+            "a2<", "a2>", "a3>", "a4<", "a4>", "a6<", "a6>", "a8<", "a8>"
+        ])
+    );
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
+fn never_ending_verdicts_agree_with_a_naive_replay_on_random_loops() {
+    // Mtaji takasa moves of random loops, the opponent's front row empty so
+    // that nothing is captured: the naive replay (a table of every lap-end
+    // state) and the engine (Brent, the fast loop, marks, mirror images and
+    // the table of doomed states, which fills up as the test goes) must give
+    // the same verdict on every move. A lap that empties the front row ends
+    // the naive replay; the engine refuses such a takasa (D9) instead.
+    let mut seed = 0x6B65_7465u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut never = 0;
+    let mut unknown = 0;
+    let mut ends = 0;
+    for _ in 0..40_000 {
+        // Seeds crowded into the first pits of the loop make cycles common.
+        let total = 6 + next(40) as usize;
+        let spread = 1 + next(16);
+        let mut row = [0u8; 16];
+        for _ in 0..total {
+            let i = if next(2) == 0 { next(spread) } else { next(16) };
+            row[i as usize] += 1;
+        }
+        if row[..8].iter().all(|&v| v == 0) {
+            continue;
+        }
+        for pit in 0..16u8 {
+            if row[pit as usize] < 2 {
+                continue;
+            }
+            for cw in [true, false] {
+                let Some(naive) = naive_takasa_cycle_or_empty(row, pit as usize, cw, 300_000)
+                else {
+                    unknown += 1;
+                    continue;
+                };
+                // The opponent keeps his seeds in one back pit, a different
+                // one each time; and the mirror image must agree too.
+                let mut them = [0u8; 16];
+                them[8 + next(8) as usize] = (64 - total) as u8;
+                let mut mirror = [0u8; 16];
+                for (i, &v) in row.iter().enumerate() {
+                    mirror[(7 + 16 - i) % 16] = v;
+                }
+                let cases = [
+                    (row, pit, cw),
+                    (mirror, ((7 + 16 - pit as usize) % 16) as u8, !cw),
+                ];
+                for (loop_, pit, cw) in cases {
+                    let p = kujifunza_loops(loop_, them, "S");
+                    let mv = BaoMove {
+                        pit,
+                        cw,
+                        safari: false,
+                    };
+                    let engine = p.run(mv).err() == Some(Refusal::NeverEnds);
+                    assert_eq!(engine, naive, "{} {}", p.to_notation(), p.format_move(mv));
+                }
+                never += naive as u32;
+                ends += !naive as u32;
+            }
+        }
+    }
+    assert!(
+        never > 20,
+        "only {never} never-ending moves tried ({ends} end)"
+    );
+    assert!(
+        unknown < 100,
+        "{unknown} moves the naive replay could not settle"
+    );
+}
+
+/// [`naive_takasa_cycle`] that also ends when the front row is empty:
+/// `Some(true)` if a state repeats, `Some(false)` if the move ends, `None`
+/// if neither within `limit` laps (the test then has no verdict to compare).
+fn naive_takasa_cycle_or_empty(
+    row: [u8; 16],
+    start: usize,
+    cw: bool,
+    limit: usize,
+) -> Option<bool> {
+    let mut b = row;
+    let mut at = start;
+    let step = |i: usize| if cw { (i + 1) % 16 } else { (i + 15) % 16 };
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..limit {
+        let n = b[at];
+        b[at] = 0;
+        for _ in 0..n {
+            at = step(at);
+            b[at] += 1;
+        }
+        if b[at] == 1 || b[..8].iter().all(|&v| v == 0) {
+            return Some(false);
+        }
+        if !seen.insert((b, at)) {
+            return Some(true);
+        }
+    }
+    None
+}
+
 // ---- Namua stage ---------------------------------------------------------------
 
 #[test]

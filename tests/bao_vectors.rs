@@ -1130,6 +1130,40 @@ fn ap_k2_takasia_stops_a_lap_and_no_obligation_for_the_setter_d4() {
 }
 
 #[test]
+fn ap_k2_under_takasia_obligation_clear_the_setter_must_capture_the_blocked_pit_d4() {
+    // The same game under AbstractPlay's D4: South set the takasia on a7,
+    // so of his captures B7> (first capture a3, across from A6) and B2<
+    // (B2 3 seeds: B1, A1, A2, which held 1; it faces a7) only B2< stays.
+    let r = [
+        Z,
+        [0, 6, 0, 0, 2, 0, 2, 0],
+        [0, 0, 1, 0, 0, 1, 0, 0],
+        [2, 3, 0, 0, 0, 0, 4, 0],
+    ];
+    let mut clear = BaoRules::kiswahili();
+    clear.set_option("TakasiaObligation", "clear").unwrap();
+    let p = pos_with(clear, r, (0, 0), "OO", "S", "x");
+    let q = play(&p, "B1<*");
+    assert_eq!(q.takasia(), Some(6)); // a7
+    assert_eq!(q.must_clear(), None);
+    let r2 = play(&q, "a2>*");
+    assert_eq!(rows(&r2)[1], [0, 7, 1, 1, 0, 1, 0, 0]);
+    assert_eq!(r2.must_clear(), Some(6));
+    assert_eq!(legal(&r2), set(&["B2<"]));
+    // The obligation is part of the position token, and read back.
+    let t = r2.to_notation();
+    assert!(t.contains("-S-x:a7-"), "{t}");
+    assert_eq!(Bao::from_notation(&clear, &t).unwrap(), r2);
+    // Under the default the token has no pit to clear, and refuses one.
+    let default = BaoRules::kiswahili();
+    let e = Bao::from_notation(&default, &t).unwrap_err().to_string();
+    assert!(e.contains("TakasiaObligation=clear"), "{e}");
+    // Once South has moved the obligation is gone.
+    let after = play(&r2, "B2<");
+    assert_eq!(after.must_clear(), None);
+}
+
+#[test]
 fn ap_k3_k4_k5_takasia_exceptions() {
     // K3: the only threatened pit is North's functional nyumba.
     let p = ap(

@@ -128,6 +128,103 @@ fn never_ending_relay_move_is_recognised_exactly_and_is_illegal() {
 }
 
 #[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
+fn never_ending_verdicts_agree_with_a_naive_replay_on_random_boards() {
+    // Random boards of every size: the naive replay (a table of every
+    // lap-end state) and the engine (Brent on states up to rotation, marks
+    // and the table of doomed states, which fills up as the test goes) must
+    // agree on every move. Moves the naive replay cannot settle within its
+    // budget are passed over.
+    let mut seed = 0x6B65_7465u64;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut never = 0;
+    let mut unknown = 0;
+    let mut ends = 0;
+    for _ in 0..40_000 {
+        let pits = 6 + next(5) as usize;
+        let seeds = 3 + next(4) as usize;
+        let total = 2 * pits * seeds;
+        // Few seeds, crowded into the first holes, make cycles common.
+        let on_board = 4 + next(4 * pits as u64) as usize;
+        let spread = 1 + next(2 * pits as u64);
+        let mut cells = vec![0u32; 2 * pits];
+        for _ in 0..on_board {
+            let i = if next(2) == 0 {
+                next(spread)
+            } else {
+                next(2 * pits as u64)
+            };
+            cells[i as usize] += 1;
+        }
+        let fields: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
+        let token = format!("{}-{}-0-S", fields.join("-"), total - on_board);
+        let rules = EnDodoiRules {
+            pits: pits as u8,
+            seeds: seeds as u8,
+        };
+        let p = EnDodoi::from_notation(&rules, &token).unwrap();
+        // Every hole of the ring, not only South's: the engine plays them
+        // all the same way (a North hole as North's move).
+        for h in 0..2 * pits {
+            if cells[h] == 0 {
+                continue;
+            }
+            let Some(naive) = naive_cycle_within(&cells, h, 300_000) else {
+                unknown += 1;
+                continue;
+            };
+            let engine = if h < pits {
+                p.sow(h as u8) == Sowing::NeverEnds
+            } else {
+                let north = token.replace("-S", "-N");
+                let q = EnDodoi::from_notation(&rules, &north).unwrap();
+                q.sow((h - pits) as u8) == Sowing::NeverEnds
+            };
+            assert_eq!(engine, naive, "{token} hole {h}");
+            never += naive as u32;
+            ends += !naive as u32;
+        }
+    }
+    assert!(
+        never > 20,
+        "only {never} never-ending moves tried ({ends} end)"
+    );
+    assert!(
+        unknown < 100,
+        "{unknown} moves the naive replay could not settle"
+    );
+}
+
+/// [`naive_cycle`] with a budget: `Some(true)` if a state repeats within
+/// `limit` laps, `Some(false)` if the move ends, `None` if neither.
+fn naive_cycle_within(cells: &[u32], start: usize, limit: usize) -> Option<bool> {
+    let mut b = cells.to_vec();
+    let n = b.len();
+    let mut at = start;
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..limit {
+        let s = b[at];
+        b[at] = 0;
+        for _ in 0..s {
+            at = (at + 1) % n;
+            b[at] += 1;
+        }
+        if b[at] == 1 {
+            return Some(false);
+        }
+        if !seen.insert((b.clone(), at)) {
+            return Some(true);
+        }
+    }
+    None
+}
+
+#[test]
 fn a_player_with_an_empty_row_cannot_move_and_the_rest_goes_to_the_last_mover() {
     // North to move with an empty row: South moved last and takes the 5
     // seeds on his side: South 20 + 5 = 25 against North 23.

@@ -5,6 +5,8 @@
 
 use kete::game::Game;
 use kete::perft::{perft, perft_divide};
+use kete::variants::bao::{Bao, BaoRules};
+use kete::variants::endodoi::{EnDodoi, EnDodoiRules};
 use kete::variants::kalah::{Capture, Kalah, KalahRules};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 
@@ -128,6 +130,68 @@ fn oware_awari_perft_1_to_8() {
 #[test]
 fn oware_abapa_perft_1_to_8() {
     check_counts(&oware_start(RuleSet::Abapa), OWARE);
+}
+
+/// kete's own counts for the variants without published ones (README, "En
+/// Dodoi and Bao"): they pin the move generators, never-ending moves
+/// included, and were the same before and after the recognition of
+/// never-ending moves was made faster.
+const ENDODOI: &[(u32, u64)] = &[
+    (1, 6),
+    (2, 28),
+    (3, 129),
+    (4, 610),
+    (5, 2886),
+    (6, 13277),
+    (7, 60590),
+];
+
+const BAO_KUJIFUNZA: &[(u32, u64)] = &[
+    (1, 16),
+    (2, 108),
+    (3, 500),
+    (4, 1902),
+    (5, 6550),
+    (6, 23442),
+    (7, 84200),
+    (8, 319526),
+];
+
+const BAO_KISWAHILI: &[(u32, u64)] = &[
+    (1, 4),
+    (2, 14),
+    (3, 38),
+    (4, 124),
+    (5, 405),
+    (6, 1430),
+    (7, 5655),
+    (8, 23270),
+    (9, 105596),
+];
+
+#[test]
+fn endodoi_perft_1_to_8() {
+    let start = EnDodoi::start(&EnDodoiRules::default());
+    check_counts(&start, ENDODOI);
+    assert_eq!(perft(&start, 8, false).sequences, 274834);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow in debug builds: run with --release")]
+fn bao_kujifunza_perft_1_to_10() {
+    // Depth 10 meets never-ending moves whose cycles are 4·10^7 to 6·10^7
+    // laps long; it took minutes before their recognition was made faster.
+    let start = Bao::start(&BaoRules::kujifunza());
+    check_counts(&start, BAO_KUJIFUNZA);
+    assert_eq!(perft(&start, 9, false).sequences, 1207012);
+    assert_eq!(perft(&start, 10, false).sequences, 4644226);
+}
+
+#[test]
+fn bao_kiswahili_perft_1_to_10() {
+    let start = Bao::start(&BaoRules::kiswahili());
+    check_counts(&start, BAO_KISWAHILI);
+    assert_eq!(perft(&start, 10, false).sequences, 493972);
 }
 
 #[test]

@@ -5,9 +5,10 @@
 //! Kalah. South's hole `i` faces cell `2m-1-i`. Captured seeds are kept in two
 //! counters and are never sown.
 
-use super::cycle::CycleCheck;
+use super::cycle::{self, CycleCheck, Doomed, LapState};
 use super::two_row;
 use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use std::cell::RefCell;
 
 pub const MIN_PITS: u8 = 6;
 pub const MAX_PITS: u8 = 10;
@@ -51,6 +52,32 @@ pub struct EnDodoi {
     pits: u8,
     seeds: u8,
     side: Side,
+}
+
+/// The in-move state at a lap's end, up to rotation: the holes of the ring
+/// from the current one on. Relay sowing treats every hole of the ring
+/// alike (rows only matter once the move has ended), so rotated states have
+/// rotated futures; if a state comes back rotated, applying the same
+/// rotation again and again brings the state itself back after at most
+/// `ring` turns: the move never ends either way.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct DodoiLap {
+    cells: [u8; CELLS],
+    ring: u8,
+}
+
+impl LapState for DodoiLap {
+    fn digest(&self) -> u64 {
+        let c = &self.cells;
+        let lo = u64::from_le_bytes(c[..8].try_into().unwrap());
+        let mid = u64::from_le_bytes(c[8..16].try_into().unwrap());
+        let hi = u32::from_le_bytes(c[16..20].try_into().unwrap()) as u64;
+        cycle::mix(lo ^ cycle::mix(mid ^ cycle::mix(hi | (self.ring as u64) << 32)))
+    }
+}
+
+thread_local! {
+    static DOOMED: RefCell<Doomed<DodoiLap>> = RefCell::new(Doomed::new());
 }
 
 /// A move: the hole index (0-based from the mover's own left).
@@ -106,7 +133,7 @@ impl EnDodoi {
         let ring = 2 * self.m();
         let b = &mut next.cells;
         let mut at = self.row(self.side).start + mv as usize;
-        let mut check = CycleCheck::new();
+        let mut check = CycleCheck::with_table(&DOOMED);
         loop {
             let seeds = b[at] as usize;
             b[at] = 0;
@@ -129,7 +156,16 @@ impl EnDodoi {
             if b[at] == 1 {
                 break;
             }
-            if check.repeats(|| (*b, at)) {
+            let state = || {
+                let mut cells = [0; CELLS];
+                cells[..ring - at].copy_from_slice(&b[at..ring]);
+                cells[ring - at..ring].copy_from_slice(&b[..at]);
+                DodoiLap {
+                    cells,
+                    ring: ring as u8,
+                }
+            };
+            if check.repeats(state) {
                 return (Sowing::NeverEnds, check.laps());
             }
         }

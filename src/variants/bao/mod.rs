@@ -17,7 +17,7 @@ mod sow;
 pub use eval::BaoEval;
 pub use rules::{
     BaoRules, Dormant, FrontRow, Kind, MtajiTakasaNyumba, SingletonRule, TakasiaCheck,
-    TakasiaNyumbaLap, TakasiaSingleton,
+    TakasiaNyumbaLap, TakasiaObligation, TakasiaSingleton,
 };
 pub use sow::Refusal;
 
@@ -48,6 +48,10 @@ pub struct Bao {
     side: Side,
     /// A front pit of the side to move that is takasia'd for this move.
     takasia: Option<u8>,
+    /// Under `TakasiaObligation::Clear` (D4): the opponent's front pit that
+    /// the side to move takasia'd on his previous move, which his captures
+    /// must take if one of them can.
+    clear: Option<u8>,
     /// The mtaji stage has seen its first capture (nyumba privileges over).
     mtaji_captured: bool,
     rules: BaoRules,
@@ -85,6 +89,12 @@ impl Bao {
         self.takasia
     }
 
+    /// The opponent's front pit (0-based from its owner's left) that the
+    /// side to move must capture if he can (D4, `TakasiaObligation=clear`).
+    pub fn must_clear(&self) -> Option<u8> {
+        self.clear
+    }
+
     pub fn mtaji_captured(&self) -> bool {
         self.mtaji_captured
     }
@@ -99,6 +109,7 @@ impl Bao {
         let mut p = *self;
         p.side = side;
         p.takasia = None;
+        p.clear = None;
         p
     }
 }
@@ -139,6 +150,7 @@ impl Game for Bao {
             owned,
             side: Side::South,
             takasia: None,
+            clear: None,
             mtaji_captured: false,
             rules: *rules,
         }
@@ -194,6 +206,7 @@ impl Game for Bao {
             | (self.side as u64) << 18
             | (self.mtaji_captured as u64) << 19
             | (self.takasia.map_or(0, |t| t as u64 + 1)) << 20
+            | (self.clear.map_or(0, |t| t as u64 + 1)) << 24
             | self.rules.code() << 32;
         super::mix_words(&words)
     }

@@ -1,7 +1,7 @@
-//! Bao's position token (`protocol/bao-notation.md`) and move text
+//! Bao's position token (`protocol/README.md`, "Bao") and move text
 //! (`<row><pit><dir>[+]`, K.I.B.A. / Donkers).
 
-use super::rules::Kind;
+use super::rules::{Kind, TakasiaObligation};
 use super::{Bao, BaoMove, BaoRules, NYUMBA, loop_index};
 use crate::game::{Game, MoveError, NotationError, Side};
 
@@ -123,26 +123,51 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
         "N" | "n" => Side::North,
         f => return err(format!("field 5 (side to move) is '{f}', expected S or N")),
     };
-    let takasia = match fields[5] {
+    // `<takasia>[:<pit to clear>]`, the second part only under
+    // TakasiaObligation=clear (D4).
+    let (tak_text, clear_text) = match fields[5].split_once(':') {
+        Some((t, c)) => (t, Some(c)),
+        None => (fields[5], None),
+    };
+    let front_pit = |f: &str, owner: Side| -> Option<u8> {
+        let want = if owner == Side::South { 'A' } else { 'a' };
+        let mut cs = f.chars();
+        let (Some(row), Some(num), None) = (cs.next(), cs.next(), cs.next()) else {
+            return None;
+        };
+        let n = num.to_digit(10).filter(|n| (1..=8).contains(n))?;
+        (row == want).then_some(n as u8 - 1)
+    };
+    let takasia = match tak_text {
         "x" | "X" => None,
         f => {
-            let mut cs = f.chars();
-            let (Some(row), Some(num), None) = (cs.next(), cs.next(), cs.next()) else {
+            let want = if side == Side::South { 'A' } else { 'a' };
+            let Some(t) = front_pit(f, side) else {
                 return err(format!(
-                    "field 6 (takasia) is '{f}': x for none, or a front pit of the side to move such as a4"
+                    "field 6 (takasia) is '{f}': x for none, or a front pit of the side to move \
+                     ({want}1..{want}8) such as {want}4"
                 ));
             };
-            let want = if side == Side::South { 'A' } else { 'a' };
-            let n = num.to_digit(10).filter(|n| (1..=8).contains(n));
-            match n {
-                Some(n) if row == want => Some(n as u8 - 1),
-                _ => {
-                    return err(format!(
-                        "field 6 (takasia) is '{f}': only a front pit of the side to move \
-                         ({want}1..{want}8) can be takasia'd"
-                    ));
-                }
+            Some(t)
+        }
+    };
+    let clear = match clear_text {
+        None => None,
+        Some(f) => {
+            if rules.takasia_obligation != TakasiaObligation::Clear {
+                return err(format!(
+                    "field 6 (takasia) has ':{f}', a pit to clear, which only \
+                     TakasiaObligation=clear knows"
+                ));
             }
+            let want = if side == Side::South { 'a' } else { 'A' };
+            let Some(t) = front_pit(f, side.other()) else {
+                return err(format!(
+                    "field 6 (takasia): the pit to clear after ':' is '{f}', expected a front \
+                     pit of the opponent ({want}1..{want}8)"
+                ));
+            };
+            Some(t)
         }
     };
     let mtaji_captured = match fields[6] {
@@ -174,6 +199,7 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
         owned,
         side,
         takasia,
+        clear,
         mtaji_captured,
         rules: *rules,
     })
@@ -191,7 +217,7 @@ pub fn format_position(pos: &Bao) -> String {
         })
         .collect();
     let o = |b: bool| if b { 'O' } else { 'L' };
-    let takasia = match pos.takasia {
+    let mut takasia = match pos.takasia {
         None => "x".to_string(),
         Some(t) => format!(
             "{}{}",
@@ -199,6 +225,10 @@ pub fn format_position(pos: &Bao) -> String {
             t + 1
         ),
     };
+    if let Some(t) = pos.clear {
+        let row = if pos.side == Side::South { 'a' } else { 'A' };
+        takasia.push_str(&format!(":{row}{}", t + 1));
+    }
     format!(
         "{}-{}-{}-{}{}-{}-{}-{}",
         rows.join("/"),
@@ -382,7 +412,15 @@ pub fn diagram(pos: &Bao) -> String {
                 if pos.side == Side::South { 'A' } else { 'a' },
                 t + 1
             ))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+            + &pos
+                .clear
+                .map(|t| format!(
+                    "; must capture {}{} if it can",
+                    if pos.side == Side::South { 'a' } else { 'A' },
+                    t + 1
+                ))
+                .unwrap_or_default(),
         if pos.mtaji_captured {
             "; first mtaji capture made"
         } else {

@@ -39,6 +39,18 @@ pub enum TakasiaCheck {
     Always,
 }
 
+/// D4: what the player who set a takasia must do on his next move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TakasiaObligation {
+    /// Nothing (K.I.B.A., Mancala World: no rule text asks anything).
+    None,
+    /// If one of his captures takes the pit he had takasia'd, he must play
+    /// such a capture (AbstractPlay: "remove any captures that do not clear
+    /// a blocked pit"). Where none does, his moves are not restricted
+    /// (interpretation: AbstractPlay's code does not say).
+    Clear,
+}
+
 /// D6: whether a single-seed pit can be takasia'd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TakasiaSingleton {
@@ -87,6 +99,7 @@ pub struct BaoRules {
     pub singleton: SingletonRule,
     pub mtaji_takasa_nyumba: MtajiTakasaNyumba,
     pub takasia_check: TakasiaCheck,
+    pub takasia_obligation: TakasiaObligation,
     /// D5: takasia also in Bao la Kujifunza (AbstractPlay); default no.
     pub takasia_kujifunza: bool,
     pub takasia_singleton: TakasiaSingleton,
@@ -102,6 +115,7 @@ impl BaoRules {
             singleton: SingletonRule::Functional,
             mtaji_takasa_nyumba: MtajiTakasaNyumba::Stop,
             takasia_check: TakasiaCheck::OpponentTakasa,
+            takasia_obligation: TakasiaObligation::None,
             takasia_kujifunza: false,
             takasia_singleton: TakasiaSingleton::Exempt,
             takasia_nyumba_lap: TakasiaNyumbaLap::Continues,
@@ -149,6 +163,13 @@ impl BaoRules {
                 }),
             ),
             (
+                "TakasiaObligation",
+                v(match self.takasia_obligation {
+                    TakasiaObligation::None => "none",
+                    TakasiaObligation::Clear => "clear",
+                }),
+            ),
+            (
                 "TakasiaKujifunza",
                 v(if self.takasia_kujifunza { "yes" } else { "no" }),
             ),
@@ -189,6 +210,7 @@ impl BaoRules {
             ("SingletonRule", &["functional", "owned"]),
             ("MtajiTakasaNyumba", &["stop", "relay"]),
             ("TakasiaCheck", &["opponent-takasa", "always"]),
+            ("TakasiaObligation", &["none", "clear"]),
             ("TakasiaKujifunza", &["no", "yes"]),
             ("TakasiaSingleton", &["exempt", "blockable"]),
             ("TakasiaNyumbaLap", &["continues", "stops"]),
@@ -238,6 +260,13 @@ impl BaoRules {
                     TakasiaCheck::Always
                 }
             }
+            "TakasiaObligation" => {
+                self.takasia_obligation = if first {
+                    TakasiaObligation::None
+                } else {
+                    TakasiaObligation::Clear
+                }
+            }
             "TakasiaKujifunza" => self.takasia_kujifunza = !first,
             "TakasiaSingleton" => {
                 self.takasia_singleton = if first {
@@ -282,5 +311,6 @@ impl BaoRules {
             | (self.takasia_nyumba_lap as u64) << 6
             | (self.front_row as u64) << 7
             | (self.dormant as u64) << 8
+            | (self.takasia_obligation as u64) << 9
     }
 }

@@ -1,9 +1,14 @@
 //! Playing a whole Bao move lap by lap, and the move generator built on it.
 
 use super::rules::{Dormant, FrontRow, MtajiTakasaNyumba, SingletonRule, TakasiaCheck};
-use super::rules::{TakasiaNyumbaLap, TakasiaSingleton};
+use super::rules::{TakasiaNyumbaLap, TakasiaObligation, TakasiaSingleton};
 use super::{Bao, BaoMove, NYUMBA};
-use crate::variants::cycle::CycleCheck;
+use crate::variants::cycle::{self, CycleCheck, Doomed, LapState};
+use std::cell::RefCell;
+
+thread_local! {
+    static DOOMED: RefCell<Doomed<BaoLap>> = RefCell::new(Doomed::new());
+}
 
 /// Why a candidate move is not legal although it starts correctly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,17 +80,153 @@ fn sow_from(row: &mut [u8; 16], first: usize, n: usize, cw: bool) -> usize {
     at
 }
 
-/// The in-move state at a lap's end: everything the rest of the move depends
-/// on (the move's own fixed data aside).
-#[derive(PartialEq)]
-struct LapState {
-    pits: [[u8; 16]; 2],
-    at: u8,
+/// Sows the laps of a move that can no longer capture and where neither a
+/// nyumba nor a takasia plays a part, until the front row is empty or a lap
+/// ends in an empty pit (left for the caller to judge); true if the move
+/// never ends. These laps are all that long cycles are made of, so the loop
+/// is packed into one `u128`, a byte a pit, and a lap is two masked adds.
+/// It makes the same laps, in the same states, as the general loop would.
+#[inline(never)]
+fn relay_quietly(
+    row: &mut [u8; 16],
+    at: &mut usize,
     cw: bool,
-    owned: [bool; 2],
-    capturing: bool,
-    from_nyumba: bool,
-    mtaji_captured: bool,
+    check: &mut CycleCheck<BaoLap>,
+    lap: impl Fn([u64; 2], usize) -> BaoLap,
+) -> bool {
+    // One seed in each pit; no pit holds more than the 64 seeds of the
+    // game, so the adds never carry from one pit into the next.
+    const ONES: u128 = u128::MAX / 255;
+    let mut ring = u128::from_le_bytes(*row);
+    let mut i = *at;
+    let never_ends = loop {
+        if ring as u64 == 0 || (ring >> (8 * i)) as u8 == 1 {
+            break false;
+        }
+        let n = (ring >> (8 * i)) as u8 as u32;
+        ring &= !(0xFF << (8 * i));
+        let (full, rest) = (n / 16, n % 16);
+        ring += ONES * full as u128;
+        // With whole rounds only the last seed fell back into the pit
+        // sown from, which `i` still names.
+        if rest > 0 {
+            let start = if cw {
+                (i + 1) & 15
+            } else {
+                (i + 16 - rest as usize) & 15
+            };
+            ring += (ONES >> (8 * (16 - rest))).rotate_left(8 * start as u32);
+            i = if cw {
+                (start + rest as usize - 1) & 15
+            } else {
+                start
+            };
+        }
+        if check.repeats(|| lap([ring as u64, (ring >> 64) as u64], i)) {
+            break true;
+        }
+    };
+    *row = ring.to_le_bytes();
+    *at = i;
+    never_ends
+}
+
+/// The in-move state at a lap's end: everything the rest of the move depends
+/// on, the move's fixed data included so that states of different moves can
+/// be compared (see [`crate::variants::cycle`]). Packed in whole words: it is
+/// built, compared and digested every lap of a long move.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct BaoLap {
+    /// The mover's loop, then the opponent's (all zero when the move no
+    /// longer captures), each as two little-endian words: indices 0..8 and
+    /// 8..16.
+    words: [u64; 4],
+    /// The current pit (bits 0..8), the direction and the flags (see the
+    /// `LAP_` constants), the takasia'd pit plus one (bits 16..24, 0 if
+    /// none) and, from bit 32, stage, safari and rule options.
+    flags: u64,
+}
+
+const LAP_CW: u64 = 1 << 8;
+const LAP_OWNED_SELF: u64 = 1 << 9;
+const LAP_OWNED_OTHER: u64 = 1 << 10;
+const LAP_CAPTURING: u64 = 1 << 11;
+const LAP_FROM_NYUMBA: u64 = 1 << 12;
+const LAP_MTAJI_CAPTURED: u64 = 1 << 13;
+/// The fields of `flags` that the mirror changes: pit, direction, takasia.
+const LAP_MIRRORED: u64 = 0xFF | LAP_CW | 0xFF << 16;
+
+fn bit(on: bool, flag: u64) -> u64 {
+    if on { flag } else { 0 }
+}
+
+impl BaoLap {
+    /// The mirror image, left and right swapped. Loop index `i` goes to
+    /// `(7 - i) mod 16`, which reverses each half of the loop: a byte swap
+    /// of each word. The takasia'd front pit `t` goes to `7 - t`.
+    fn mirror(&self) -> BaoLap {
+        let f = self.flags;
+        let at = (7 + 16 - (f & 0xFF)) & 15;
+        let blocked = (f >> 16) & 0xFF;
+        let blocked = if blocked == 0 { 0 } else { 9 - blocked };
+        BaoLap {
+            words: self.words.map(u64::swap_bytes),
+            flags: (f & !LAP_MIRRORED) | at | (!f & LAP_CW) | blocked << 16,
+        }
+    }
+
+    /// Only the nyumba (front pit 5, whose mirror is pit 4) breaks the
+    /// board's left-right symmetry; every other rule is symmetric.
+    fn symmetric(&self) -> bool {
+        self.flags & (LAP_OWNED_SELF | LAP_OWNED_OTHER) == 0
+    }
+
+    fn raw_digest(&self) -> u64 {
+        let [a, b, c, d] = self.words;
+        fold(a, b, c, d, self.flags)
+    }
+}
+
+/// One mix over all the words: the digest is computed every lap of a long
+/// move, and a chain of mixes would cost more than the lap.
+#[inline]
+fn fold(a: u64, b: u64, c: u64, d: u64, rest: u64) -> u64 {
+    const K: u64 = 0xD6E8_FEB8_6659_FD93;
+    let them = (c ^ d.rotate_left(32)).wrapping_mul(K);
+    cycle::mix(a ^ b.rotate_left(32) ^ them ^ rest.wrapping_mul(K).rotate_left(17))
+}
+
+impl LapState for BaoLap {
+    #[inline]
+    fn digest(&self) -> u64 {
+        if !self.symmetric() {
+            return self.raw_digest();
+        }
+        // Built from parts that the mirror leaves alone: each word or its
+        // byte swap, whichever is smaller; the pit paired with `at`; the
+        // direction relative to that pairing (`at` and its mirror always
+        // differ, and the mirror flips both); the takasia'd pit likewise.
+        let [a, b, c, d] = self.words.map(|w| w.min(w.swap_bytes()));
+        let f = self.flags;
+        let at = f & 0xFF;
+        let twin = (7 + 16 - at) & 15;
+        let blocked = (f >> 16) & 0xFF;
+        let rest = (f & !LAP_MIRRORED)
+            | at.min(twin)
+            | (((at < twin) ^ (f & LAP_CW != 0)) as u64) << 8
+            | blocked.min(9 - blocked) << 16;
+        fold(a, b, c, d, rest)
+    }
+
+    fn canonical(&self) -> BaoLap {
+        if self.symmetric() {
+            let m = self.mirror();
+            if m.raw_digest() < self.raw_digest() {
+                return m;
+            }
+        }
+        self.clone()
+    }
 }
 
 impl Bao {
@@ -97,6 +238,19 @@ impl Bao {
     /// namua, a pit of 2+ seeds in mtaji); the refusals are what only the
     /// whole move can tell.
     pub fn run(&self, mv: BaoMove) -> Result<Run, Refusal> {
+        self.run_with(mv, &mut CycleCheck::with_table(&DOOMED))
+    }
+
+    /// [`Bao::run`], also giving the number of relay laps sown after the
+    /// first (for a never-ending move: until the repeat was recognised).
+    pub fn run_counting(&self, mv: BaoMove) -> (Result<Run, Refusal>, u64) {
+        let mut check = CycleCheck::with_table(&DOOMED);
+        let r = self.run_with(mv, &mut check);
+        (r, check.laps())
+    }
+
+    #[inline(always)]
+    fn run_with(&self, mv: BaoMove, check: &mut CycleCheck<BaoLap>) -> Result<Run, Refusal> {
         let s = self.side.index();
         let o = 1 - s;
         let r = self.rules;
@@ -208,8 +362,27 @@ impl Bao {
         }
 
         let blocked = self.takasia.map(|t| t as usize);
-        let mut check = CycleCheck::new();
+        let fixed = ((namua as u64) | (mv.safari as u64) << 1 | r.code() << 2) << 32
+            | self.takasia.map_or(0, |t| t as u64 + 1) << 16;
         loop {
+            // Ordinary moves end long before the quiet laps are over and
+            // never come here.
+            if check.laps() >= cycle::QUIET_LAPS
+                && !capturing
+                && !first_mtaji_lap
+                && !owned[s]
+                && !from_nyumba
+                && blocked.is_none()
+            {
+                let flags = fixed | bit(cw, LAP_CW) | bit(mc, LAP_MTAJI_CAPTURED);
+                let lap = |words: [u64; 2], at: usize| BaoLap {
+                    words: [words[0], words[1], 0, 0],
+                    flags: flags | at as u64,
+                };
+                if relay_quietly(&mut b[s], &mut at, cw, check, lap) {
+                    return Err(Refusal::NeverEnds);
+                }
+            }
             if b[s][..8].iter().all(|&v| v == 0) {
                 // A first mtaji lap ending in the back row captures nothing.
                 let takasa = !capturing || first_mtaji_lap;
@@ -275,14 +448,31 @@ impl Bao {
                 }
                 at = sow_from(&mut b[s], step(at, cw), n, cw);
             }
-            let state = || LapState {
-                pits: b,
-                at: at as u8,
-                cw,
-                owned,
-                capturing,
-                from_nyumba,
-                mtaji_captured: mc,
+            // Without captures the rest of the move never looks at the
+            // opponent's row: positions that differ only there run into the
+            // same cycle, and should be recognised as doing so.
+            let word = |row: &[u8; 16], half: usize| {
+                u64::from_le_bytes(row[8 * half..8 * half + 8].try_into().unwrap())
+            };
+            let state = || BaoLap {
+                words: if capturing {
+                    [
+                        word(&b[s], 0),
+                        word(&b[s], 1),
+                        word(&b[o], 0),
+                        word(&b[o], 1),
+                    ]
+                } else {
+                    [word(&b[s], 0), word(&b[s], 1), 0, 0]
+                },
+                flags: fixed
+                    | at as u64
+                    | bit(cw, LAP_CW)
+                    | bit(owned[s], LAP_OWNED_SELF)
+                    | bit(capturing && owned[o], LAP_OWNED_OTHER)
+                    | bit(capturing, LAP_CAPTURING)
+                    | bit(from_nyumba, LAP_FROM_NYUMBA)
+                    | bit(mc, LAP_MTAJI_CAPTURED),
             };
             if check.repeats(state) {
                 return Err(Refusal::NeverEnds);
@@ -320,6 +510,7 @@ impl Bao {
                 owned,
                 side: self.side.other(),
                 takasia: None,
+                clear: None,
                 mtaji_captured,
                 rules: self.rules,
             },
@@ -443,6 +634,13 @@ impl Bao {
         self.capture_candidates(&mut cand);
         self.keep_legal(&cand, out);
         if !out.is_empty() {
+            if let Some(t) = self.clear {
+                let clearing =
+                    |mv: &BaoMove| self.run(*mv).is_ok_and(|r| r.first_target == Some(t));
+                if out.iter().any(clearing) {
+                    out.retain(clearing);
+                }
+            }
             return;
         }
         cand.clear();
@@ -469,6 +667,10 @@ impl Bao {
         let run = self.run(mv)?;
         let mut next = run.next;
         let mover = self.side;
+        if self.rules.takasia_obligation == TakasiaObligation::Clear {
+            // The opponent set the takasia that bound this move.
+            next.clear = self.takasia;
+        }
         if !run.capture
             && !self.namua()
             && self.rules.takasia()
