@@ -8,10 +8,11 @@
 
 pub mod output;
 pub mod session;
+pub mod solve;
 
 use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -57,6 +58,8 @@ pub struct Engine {
     search: SearchOptions,
     shared: Arc<Shared>,
     running: Option<JoinHandle<()>>,
+    /// The stop flag of a running `go solve`.
+    solve_stop: Arc<AtomicBool>,
 }
 
 /// Every option a variant of this build has, merged by name.
@@ -144,6 +147,7 @@ impl Engine {
             search,
             shared: Shared::new(hash_mib),
             running: None,
+            solve_stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -296,6 +300,7 @@ impl Engine {
     fn stop_search(&mut self) {
         if let Some(handle) = self.running.take() {
             self.shared.stop.store(true, Ordering::Relaxed);
+            self.solve_stop.store(true, Ordering::Relaxed);
             if handle.join().is_err() {
                 self.out.error("the search thread failed");
             }
@@ -455,6 +460,7 @@ impl Engine {
         let mut limits = Limits::default();
         let mut clocks: [Clock; 2] = Default::default();
         let mut has_clock = [false; 2];
+        let mut solve = false;
         let mut i = 0;
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         while i < args.len() {
@@ -468,6 +474,11 @@ impl Engine {
                 "depth" => number(next, key, 1, crate::search::MAX_DEPTH as i64),
                 "nodes" => number(next, key, 1, i64::MAX),
                 "perft" => number(next, key, 0, 64),
+                "solve" => {
+                    takes_value = false;
+                    solve = true;
+                    Parsed::Missing
+                }
                 "infinite" | "ponder" => {
                     takes_value = false;
                     limits.infinite = true;
@@ -519,6 +530,24 @@ impl Engine {
             if has_clock[s] {
                 limits.clocks[s] = Some(clocks[s]);
             }
+        }
+        if solve {
+            if solve::solvable(&self.variant) {
+                self.solve_stop = Arc::new(AtomicBool::new(false));
+                let handle = solve::spawn(
+                    self.variant,
+                    self.session.position_token(),
+                    self.hash_mib,
+                    self.solve_stop.clone(),
+                    self.out.clone(),
+                );
+                self.running = Some(handle);
+                return;
+            }
+            self.out.error(&format!(
+                "go solve: {} is not decided by counting seeds; searching instead",
+                self.variant.name()
+            ));
         }
         self.shared.stop.store(false, Ordering::Relaxed);
         let handle = self

@@ -52,6 +52,8 @@ pub trait Session: Send {
     fn query(&self, what: &str) -> Result<String, String>;
     /// The evaluator names of this variant, the default first.
     fn eval_names(&self) -> &'static [&'static str];
+    /// The current position's token (what `d` shows after `Fen:`).
+    fn position_token(&self) -> String;
 }
 
 /// Builds the session of a variant (through [`VariantVisitor`]).
@@ -284,6 +286,10 @@ impl<G: Game> Session for GameSession<G> {
                 ));
             }
         })
+    }
+
+    fn position_token(&self) -> String {
+        self.record.position().to_notation()
     }
 
     fn eval_names(&self) -> &'static [&'static str] {

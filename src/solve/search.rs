@@ -1,6 +1,8 @@
 //! MTD(f) over null-window alpha-beta searches that run to the end of the
 //! game.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::tt::Tt;
@@ -24,6 +26,9 @@ pub struct SolveOptions {
     pub guess_depth: u32,
     /// Time between progress reports inside a long pass.
     pub report_every: Duration,
+    /// Set by someone else to give up (the protocol's `stop`): the result is
+    /// then marked incomplete.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for SolveOptions {
@@ -35,6 +40,7 @@ impl Default for SolveOptions {
             etc_min_seeds: 8,
             guess_depth: 12,
             report_every: Duration::from_secs(10),
+            stop: None,
         }
     }
 }
@@ -67,6 +73,9 @@ pub struct SolveResult<M> {
     pub best: Vec<M>,
     pub nodes: u64,
     pub tbhits: u64,
+    /// False when [`SolveOptions::stop`] ended the solve early: `value` is
+    /// then only the best estimate so far and `best` a reasonable move.
+    pub complete: bool,
 }
 
 /// Solves `pos` exactly. `progress` is called after every pass and now and
@@ -111,6 +120,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
         progress,
         root_best: None,
         buffers: Vec::new(),
+        stop: opts.stop.clone(),
+        stopped: false,
     };
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -121,6 +132,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
             best: Vec::new(),
             nodes: 0,
             tbhits: 0,
+            complete: true,
         };
     }
     let spread = pos.seeds_in_play() as i32;
@@ -138,6 +150,9 @@ pub fn solve_with_tablebase<G: SolveGame>(
         s.beta = beta;
         s.root_best = None;
         let v = s.search(pos, beta - 1, beta, 0).0;
+        if s.stopped {
+            break;
+        }
         if v < beta {
             s.upper = v;
         } else {
@@ -158,11 +173,16 @@ pub fn solve_with_tablebase<G: SolveGame>(
         g = v;
         s.report(true);
     }
-    let value = s.lower;
+    let complete = !s.stopped;
+    let value = if complete {
+        s.lower
+    } else {
+        g.clamp(s.lower, s.upper)
+    };
     // Every move reached only the lowest possible value: any is best.
     let first = best.unwrap_or(0);
     let mut best = vec![moves[first]];
-    if opts.all_best {
+    if opts.all_best && complete {
         best.clear();
         for (i, &mv) in moves.iter().enumerate() {
             if i == first || s.reaches(pos, mv, value) {
@@ -175,6 +195,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         best,
         nodes: s.nodes,
         tbhits: s.tbhits,
+        complete,
     }
 }
 
@@ -230,6 +251,9 @@ struct Searcher<'a, G: SolveGame> {
     root_best: Option<usize>,
     /// Move and child lists per ply, reused so that nodes do not allocate.
     buffers: Vec<Buffers<G>>,
+    stop: Option<Arc<AtomicBool>>,
+    /// Once set, every node returns at once and the pass is thrown away.
+    stopped: bool,
 }
 
 type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<(G, i32, usize)>);
@@ -282,6 +306,16 @@ impl<G: SolveGame> Searcher<'_, G> {
     /// below returned to ([`NO_REP`] if none): a value that depends on an
     /// earlier position of the line must not be stored.
     fn search(&mut self, pos: &G, alpha: i32, beta: i32, ply: usize) -> (i32, usize) {
+        if self.stopped {
+            return (alpha, NO_REP);
+        }
+        if self.nodes & 0xFFF == 0
+            && let Some(stop) = &self.stop
+            && stop.load(Ordering::Relaxed)
+        {
+            self.stopped = true;
+            return (alpha, NO_REP);
+        }
         self.nodes += 1;
         if self.nodes & 0xF_FFFF == 0 && self.last_report.elapsed() >= self.report_every {
             self.report(false);

@@ -143,7 +143,9 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     true
 }
 
-/// A search progress line (skipped unless a transcript expects an `info` line).
+/// A search or solve progress line (skipped unless a transcript expects an
+/// `info` line).
 pub fn is_progress(line: &str) -> bool {
-    line.starts_with("info ") && !line.starts_with("info string")
+    (line.starts_with("info ") && !line.starts_with("info string"))
+        || line.starts_with("info string solve pass ")
 }
