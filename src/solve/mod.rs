@@ -77,7 +77,7 @@ impl SolveGame for Kalah {
         // The rules are part of the key so that one table can never mix
         // capture rules or board sizes.
         let meta = (r.pits as u64) | (r.capture as u64) << 8;
-        mix(own, opp, meta)
+        crate::variants::mix_words(&[own, opp, meta])
     }
 
     fn banked(&self) -> i32 {
@@ -113,15 +113,6 @@ impl SolveGame for EnDodoi {
     fn seeds_in_play(&self) -> u32 {
         self.row_seeds(Side::South) + self.row_seeds(Side::North)
     }
-}
-
-/// A cheap 64-bit mix of three words (the table only needs the bits spread).
-fn mix(a: u64, b: u64, c: u64) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h = (a ^ 0x243F_6A88_85A3_08D3).wrapping_mul(K).rotate_left(31);
-    h = (h ^ b).wrapping_mul(K).rotate_left(29);
-    h = (h ^ c).wrapping_mul(K);
-    h ^ (h >> 32)
 }
 
 /// The final margin from `side`'s point of view of a finished game, or
