@@ -151,3 +151,82 @@ fn every_go_gets_exactly_one_bestmove_even_when_interrupted() {
     }
     e.finish();
 }
+
+#[test]
+fn egtb_path_feeds_the_search_and_go_solve() {
+    // A Kalah(4 pits) database of up to 8 seeds, built by the binary.
+    let dir = std::env::temp_dir().join(format!("kete-egtb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("kalah4.db");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .args([
+            "egtb",
+            "build",
+            "--variant",
+            "kalah",
+            "--pits",
+            "4",
+            "--max-seeds",
+            "8",
+            "--out",
+        ])
+        .arg(&db)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // 6 seeds on the board, 10 + 0 banked: Kalah(4,2) has 16 seeds.
+    let fen = "1-0-2-0-0-1-1-1-10-0-S";
+    let value_without = {
+        let mut e = EngineProcess::start();
+        for c in [
+            "setoption name Pits value 4",
+            "setoption name Seeds value 2",
+            &format!("position fen {fen}"),
+            "go solve",
+        ] {
+            e.send(c);
+        }
+        let proven = e.wait_for(TIMEOUT, "proven", |l| l.starts_with("info string proven"));
+        e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+        e.finish();
+        proven
+    };
+    let mut e = EngineProcess::start();
+    for c in [
+        "setoption name Pits value 4",
+        "setoption name Seeds value 2",
+        &format!("setoption name EgtbPath value {}", db.display()),
+        &format!("position fen {fen}"),
+        "go depth 3",
+    ] {
+        e.send(c);
+    }
+    e.wait_for(TIMEOUT, "the database loaded", |l| {
+        l.starts_with("info string EgtbPath: kalah, 4 pits")
+    });
+    let info = e.wait_for(TIMEOUT, "an info line with tbhits", |l| {
+        l.starts_with("info depth")
+    });
+    let hits: u64 = info
+        .split(" tbhits ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(hits > 0, "{info}");
+    // Every child is in the database: the value is proven at once and equals
+    // the solver's without the database.
+    let proven = e.wait_for(TIMEOUT, "proven", |l| l.starts_with("info string proven"));
+    assert_eq!(proven, value_without);
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    e.send("setoption name EgtbPath value /no/such/file");
+    e.wait_for(TIMEOUT, "an error", |l| {
+        l.starts_with("info string error: EgtbPath '/no/such/file'")
+    });
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -60,6 +60,8 @@ pub struct Engine {
     running: Option<JoinHandle<()>>,
     /// The stop flag of a running `go solve`.
     solve_stop: Arc<AtomicBool>,
+    /// The endgame database loaded with `EgtbPath`.
+    egtb: Option<Arc<crate::solve::Egtb>>,
 }
 
 /// Every option a variant of this build has, merged by name.
@@ -137,6 +139,7 @@ impl Engine {
             move_overhead_ms: 30,
             eval: "default".into(),
             ponder: false,
+            tablebase: None,
         };
         Engine {
             session: variant.visit(NewSession),
@@ -148,6 +151,7 @@ impl Engine {
             shared: Shared::new(hash_mib),
             running: None,
             solve_stop: Arc::new(AtomicBool::new(false)),
+            egtb: None,
         }
     }
 
@@ -293,6 +297,7 @@ impl Engine {
             evals.concat()
         ));
         s.push_str("option name Ponder type check default false\n");
+        s.push_str("option name EgtbPath type string default <empty>\n");
         s.push_str(ok);
         self.out.lines(&s);
     }
@@ -354,6 +359,23 @@ impl Engine {
                         "Eval must be one of {}, got '{value}'",
                         all_eval_names().join(", ")
                     ))
+                }
+            }
+            "egtbpath" => {
+                if value.is_empty() || value == "<empty>" {
+                    self.egtb = None;
+                    Ok(())
+                } else {
+                    crate::solve::load(&value)
+                        .map(|db| {
+                            self.out.line(&format!(
+                                "info string EgtbPath: {} up to {} seeds loaded",
+                                db.game().describe(),
+                                db.max_seeds()
+                            ));
+                            self.egtb = Some(Arc::new(db));
+                        })
+                        .map_err(|e| format!("EgtbPath '{value}': {e}"))
                 }
             }
             "ponder" => match value.to_ascii_lowercase().as_str() {
@@ -538,6 +560,7 @@ impl Engine {
                     self.variant,
                     self.session.position_token(),
                     self.hash_mib,
+                    self.egtb.clone(),
                     self.solve_stop.clone(),
                     self.out.clone(),
                 );
@@ -550,6 +573,10 @@ impl Engine {
             ));
         }
         self.shared.stop.store(false, Ordering::Relaxed);
+        self.search.tablebase = self
+            .egtb
+            .as_ref()
+            .and_then(|db| solve::probe(&self.variant, db));
         let handle = self
             .session
             .go(limits, &self.search, self.shared.clone(), self.out.clone());

@@ -21,6 +21,9 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     pub eval: String,
     pub ponder: bool,
+    /// Exact values from the loaded endgame database (`EgtbPath`), if it
+    /// fits the current variant.
+    pub tablebase: Option<crate::search::Probe>,
 }
 
 /// Where a `position` command starts.
@@ -99,7 +102,7 @@ pub fn line_text<G: Game>(pos: &G, moves: &[G::Move]) -> String {
     s
 }
 
-fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool) -> String {
+fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool, tbhits: bool) -> String {
     let ms = r.time.as_millis().max(1) as u64;
     let mut s = format!("info depth {} seldepth {}", r.depth, r.seldepth);
     if multipv {
@@ -113,13 +116,16 @@ fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool) -> String {
     }
     let _ = write!(
         s,
-        " nodes {} nps {} time {} hashfull {} pv {}",
+        " nodes {} nps {} time {} hashfull {}",
         r.nodes,
         r.nodes * 1000 / ms,
         r.time.as_millis(),
         r.hashfull,
-        line_text(root, &r.pv)
     );
+    if tbhits {
+        let _ = write!(s, " tbhits {}", r.tbhits);
+    }
+    let _ = write!(s, " pv {}", line_text(root, &r.pv));
     s
 }
 
@@ -159,7 +165,9 @@ impl<G: Game> Session for GameSession<G> {
             multipv: options.multipv,
             move_overhead: std::time::Duration::from_millis(options.move_overhead_ms),
             eval: G::Eval::by_name(&options.eval).unwrap_or_default(),
+            tablebase: options.tablebase.clone(),
         };
+        let show_tbhits = options.tablebase.is_some();
         let ponder = options.ponder;
         std::thread::spawn(move || {
             if over {
@@ -174,7 +182,7 @@ impl<G: Game> Session for GameSession<G> {
             }
             let multipv = settings.multipv > 1;
             let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
-                out.line(&info_line(&root, r, multipv));
+                out.line(&info_line(&root, r, multipv, show_tbhits));
                 if r.proven && r.bound.is_none() {
                     out.line(&format!("info string proven score {}", score_text(r.score)));
                 }

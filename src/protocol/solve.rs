@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use super::output::Output;
 use super::session::{line_text, score_text};
-use crate::solve::{SolveGame, SolveOptions, solve};
+use crate::search::Probe;
+use crate::solve::{Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
 use crate::variants::Variant;
 use crate::variants::endodoi::EnDodoi;
 use crate::variants::kalah::Kalah;
@@ -29,6 +30,7 @@ pub fn spawn(
     variant: Variant,
     token: String,
     hash_mib: usize,
+    egtb: Option<Arc<Egtb>>,
     stop: Arc<AtomicBool>,
     out: Output,
 ) -> JoinHandle<()> {
@@ -40,9 +42,27 @@ pub fn spawn(
             ..SolveOptions::default()
         };
         match variant {
-            Variant::Kalah(r) => run::<Kalah>(&r, &token, &opts, &out),
-            Variant::Oware(r) => run::<Oware>(&r, &token, &opts, &out),
-            Variant::EnDodoi(r) => run::<EnDodoi>(&r, &token, &opts, &out),
+            Variant::Kalah(r) => {
+                let tb = egtb.as_deref().filter(|db| db.check_kalah(&r).is_ok());
+                run::<Kalah>(
+                    &r,
+                    &token,
+                    &opts,
+                    tb.map(|d| d as &dyn Tablebase<Kalah>),
+                    &out,
+                )
+            }
+            Variant::Oware(r) => {
+                let tb = egtb.as_deref().filter(|db| db.check_oware(&r).is_ok());
+                run::<Oware>(
+                    &r,
+                    &token,
+                    &opts,
+                    tb.map(|d| d as &dyn Tablebase<Oware>),
+                    &out,
+                )
+            }
+            Variant::EnDodoi(r) => run::<EnDodoi>(&r, &token, &opts, None, &out),
             _ => {
                 out.error("go solve: this variant is not decided by counting seeds");
                 out.line("bestmove 0000");
@@ -51,7 +71,13 @@ pub fn spawn(
     })
 }
 
-fn run<G: SolveGame>(rules: &G::Rules, token: &str, opts: &SolveOptions, out: &Output) {
+fn run<G: SolveGame>(
+    rules: &G::Rules,
+    token: &str,
+    opts: &SolveOptions,
+    tb: Option<&dyn Tablebase<G>>,
+    out: &Output,
+) {
     let pos = match G::from_notation(rules, token) {
         Ok(p) => p,
         Err(e) => {
@@ -60,7 +86,7 @@ fn run<G: SolveGame>(rules: &G::Rules, token: &str, opts: &SolveOptions, out: &O
             return;
         }
     };
-    let r = solve(&pos, opts, &mut |p| {
+    let r = solve_with_tablebase(&pos, opts, tb, &mut |p| {
         out.line(&format!(
             "info string solve pass {} window [{},{}] value in [{},{}] nodes {} tbhits {} time {}",
             p.pass,
@@ -91,4 +117,27 @@ fn run<G: SolveGame>(rules: &G::Rules, token: &str, opts: &SolveOptions, out: &O
         ));
     }
     out.line(&format!("bestmove {}", pos.format_move(best)));
+}
+
+/// The search's view of a loaded database for `variant`: the exact score of
+/// a position it holds (the banked margin plus the database's value of the
+/// seeds in play, in centiseeds), or `None` when the database does not fit
+/// the variant's rules.
+pub fn probe(variant: &Variant, db: &Arc<Egtb>) -> Option<Probe> {
+    fn make<G: SolveGame>(db: &Arc<Egtb>) -> Probe
+    where
+        Egtb: Tablebase<G>,
+    {
+        let db = db.clone();
+        Probe(Arc::new(move |any| {
+            let pos = any.downcast_ref::<G>()?;
+            let v = Tablebase::<G>::probe(&*db, pos)?;
+            Some(100 * (pos.banked() + v))
+        }))
+    }
+    match variant {
+        Variant::Kalah(r) if db.check_kalah(r).is_ok() => Some(make::<Kalah>(db)),
+        Variant::Oware(r) if db.check_oware(r).is_ok() => Some(make::<Oware>(db)),
+        _ => None,
+    }
 }

@@ -10,6 +10,7 @@
 pub mod time;
 pub mod tt;
 
+use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -35,6 +36,7 @@ pub struct Shared {
     pub tt: TranspositionTable,
     pub stop: AtomicBool,
     nodes: AtomicU64,
+    tbhits: AtomicU64,
 }
 
 impl Shared {
@@ -43,7 +45,23 @@ impl Shared {
             tt: TranspositionTable::new(hash_mib),
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            tbhits: AtomicU64::new(0),
         })
+    }
+}
+
+/// Exact values from an endgame database: the score (centiseeds, side to
+/// move) of a position the database holds. Type-erased so that the search
+/// stays generic; the caller's closure downcasts to its own game.
+#[derive(Clone)]
+pub struct Probe(pub Arc<ProbeFn>);
+
+/// The closure behind a [`Probe`].
+pub type ProbeFn = dyn Fn(&dyn Any) -> Option<i32> + Send + Sync;
+
+impl std::fmt::Debug for Probe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Probe")
     }
 }
 
@@ -54,6 +72,8 @@ pub struct Settings<E> {
     pub multipv: usize,
     pub move_overhead: Duration,
     pub eval: E,
+    /// An endgame database to take exact values from, if any.
+    pub tablebase: Option<Probe>,
 }
 
 impl<E: Default> Default for Settings<E> {
@@ -63,6 +83,7 @@ impl<E: Default> Default for Settings<E> {
             multipv: 1,
             move_overhead: Duration::from_millis(30),
             eval: E::default(),
+            tablebase: None,
         }
     }
 }
@@ -81,6 +102,8 @@ pub struct Report<M> {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: u32,
+    /// Positions whose value came from the endgame database.
+    pub tbhits: u64,
     pub pv: Vec<M>,
 }
 
@@ -141,6 +164,7 @@ struct RootMove<G: Game> {
 /// One search thread.
 struct Worker<'a, G: Game> {
     shared: &'a Shared,
+    tablebase: Option<Probe>,
     /// Set when this search is over: a limit was reached or the main thread
     /// finished (helpers then stop too).
     done: &'a AtomicBool,
@@ -179,6 +203,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Self {
         Worker {
             shared,
+            tablebase: None,
             done,
             eval,
             limits,
@@ -305,6 +330,14 @@ impl<'a, G: Game> Worker<'a, G> {
             && let Some(o) = pos.repetition_outcome()
         {
             return terminal_score(&o, side, ply);
+        }
+        if ply > 0
+            && let Some(tb) = &self.tablebase
+            && let Some(v) = (tb.0)(pos as &dyn Any)
+        {
+            // Exact: no horizon behind it.
+            self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+            return v;
         }
         if depth <= 0 || ply >= MAX_PLY {
             if let Some(o) = pos.outcome() {
@@ -514,6 +547,7 @@ pub fn search<G: Game>(
 ) -> SearchResult<G::Move> {
     let start = Instant::now();
     shared.nodes.store(0, Ordering::Relaxed);
+    shared.tbhits.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     let (soft, deadline) = limits.budget(root.side_to_move(), settings.move_overhead, start);
 
@@ -559,6 +593,7 @@ pub fn search<G: Game>(
                     history,
                     false,
                 );
+                w.tablebase = settings.tablebase.clone();
                 let mut rms = root_moves(root, moves);
                 // Helpers start one ply deeper every other thread, so that the
                 // threads do not all walk the same tree in step.
@@ -618,6 +653,7 @@ fn main_search<G: Game>(
         history,
         true,
     );
+    w.tablebase = settings.tablebase.clone();
     let mut rms = root_moves(root, moves);
     // Order the first iteration by the static evaluation.
     let side = root.side_to_move();
@@ -756,6 +792,7 @@ fn make_report<G: Game>(
         nodes: w.total_nodes(),
         time: w.start.elapsed(),
         hashfull: shared.tt.hashfull(),
+        tbhits: shared.tbhits.load(Ordering::Relaxed),
         pv: rm.pv.clone(),
     }
 }
