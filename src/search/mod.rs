@@ -189,28 +189,30 @@ struct Worker<'a, G: Game> {
 
 const HISTORY_SIZE: usize = 2048;
 
+/// What every thread of one search shares.
+struct Context<'a, E> {
+    shared: &'a Shared,
+    done: &'a AtomicBool,
+    settings: &'a Settings<E>,
+    limits: &'a Limits,
+    deadline: Option<Instant>,
+    start: Instant,
+    /// Hashes of the game up to and including the root.
+    history: &'a [u64],
+}
+
 impl<'a, G: Game> Worker<'a, G> {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        shared: &'a Shared,
-        done: &'a AtomicBool,
-        eval: G::Eval,
-        limits: &'a Limits,
-        deadline: Option<Instant>,
-        start: Instant,
-        game_history: &[u64],
-        main: bool,
-    ) -> Self {
+    fn new(ctx: &Context<'a, G::Eval>, main: bool) -> Self {
         Worker {
-            shared,
-            tablebase: None,
-            done,
-            eval,
-            limits,
-            deadline,
-            start,
+            shared: ctx.shared,
+            tablebase: ctx.settings.tablebase.clone(),
+            done: ctx.done,
+            eval: ctx.settings.eval,
+            limits: ctx.limits,
+            deadline: ctx.deadline,
+            start: ctx.start,
             main,
-            path: game_history.to_vec(),
+            path: ctx.history.to_vec(),
             history: vec![0; 2 * HISTORY_SIZE],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
@@ -577,23 +579,21 @@ pub fn search<G: Game>(
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
     let done = AtomicBool::new(false);
+    let ctx = Context {
+        shared,
+        done: &done,
+        settings,
+        limits,
+        deadline,
+        start,
+        history: &history,
+    };
     std::thread::scope(|scope| {
         for t in 1..settings.threads.max(1) {
-            let history = &history;
             let moves = &moves;
-            let done = &done;
+            let ctx = &ctx;
             scope.spawn(move || {
-                let mut w = Worker::<G>::new(
-                    shared,
-                    done,
-                    settings.eval,
-                    limits,
-                    deadline,
-                    start,
-                    history,
-                    false,
-                );
-                w.tablebase = settings.tablebase.clone();
+                let mut w = Worker::<G>::new(ctx, false);
                 let mut rms = root_moves(root, moves);
                 // Helpers start one ply deeper every other thread, so that the
                 // threads do not all walk the same tree in step.
@@ -606,10 +606,7 @@ pub fn search<G: Game>(
                 w.check_limits();
             });
         }
-        let result = main_search(
-            root, &moves, &history, limits, settings, shared, &done, start, soft, deadline,
-            max_depth, report,
-        );
+        let result = main_search(root, &moves, &ctx, soft, max_depth, report);
         done.store(true, Ordering::Relaxed);
         result
     })
@@ -628,32 +625,16 @@ fn root_moves<G: Game>(root: &G, moves: &[G::Move]) -> Vec<RootMove<G>> {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
 fn main_search<G: Game>(
     root: &G,
     moves: &[G::Move],
-    history: &[u64],
-    limits: &Limits,
-    settings: &Settings<G::Eval>,
-    shared: &Shared,
-    done: &AtomicBool,
-    start: Instant,
+    ctx: &Context<'_, G::Eval>,
     soft: Option<Duration>,
-    deadline: Option<Instant>,
     max_depth: u32,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
-    let mut w = Worker::<G>::new(
-        shared,
-        done,
-        settings.eval,
-        limits,
-        deadline,
-        start,
-        history,
-        true,
-    );
-    w.tablebase = settings.tablebase.clone();
+    let (settings, shared, limits, start) = (ctx.settings, ctx.shared, ctx.limits, ctx.start);
+    let mut w = Worker::<G>::new(ctx, true);
     let mut rms = root_moves(root, moves);
     // Order the first iteration by the static evaluation.
     let side = root.side_to_move();
