@@ -227,10 +227,7 @@ impl Engine {
                 },
             },
             "d" => self.out.lines(&self.session.display()),
-            "eval" => match self.session.eval(&self.search.eval) {
-                Ok(text) => self.out.lines(&text),
-                Err(e) => self.out.error(&e),
-            },
+            "eval" => self.out.lines(&self.session.eval(&self.search.eval)),
             "bench" => {
                 self.stop_search();
                 let depth = match number(rest.first().copied(), "bench depth", 1, 30) {

@@ -49,8 +49,9 @@ pub trait Session: Send {
     fn perft(&self, depth: u32, shared: Arc<Shared>, out: Output) -> JoinHandle<()>;
     /// The `d` command.
     fn display(&self) -> String;
-    /// The `eval` command; `Err` names an unknown evaluator.
-    fn eval(&self, eval: &str) -> Result<String, String>;
+    /// The `eval` command (an evaluator name the variant lacks means its
+    /// default, and the text says so).
+    fn eval(&self, eval: &str) -> String;
     /// `query gameover|p1turn|result`.
     fn query(&self, what: &str) -> Result<String, String>;
     /// The evaluator names of this variant, the default first.
@@ -253,7 +254,7 @@ impl<G: Game> Session for GameSession<G> {
         s
     }
 
-    fn eval(&self, eval: &str) -> Result<String, String> {
+    fn eval(&self, eval: &str) -> String {
         let (e, note) = match G::Eval::by_name(eval) {
             Some(e) => (e, String::new()),
             None => (
@@ -263,11 +264,11 @@ impl<G: Game> Session for GameSession<G> {
         };
         let pos = self.record.position();
         if let Some(o) = self.record.outcome() {
-            return Ok(format!(
+            return format!(
                 "game over: {} (score {} for the side to move)",
                 o.result,
                 score_text(search::terminal_score(&o, pos.side_to_move(), 0))
-            ));
+            );
         }
         let mut s = format!(
             "eval {} (centiseeds for the side to move){note}\n",
@@ -277,7 +278,7 @@ impl<G: Game> Session for GameSession<G> {
             let _ = writeln!(s, "  {name:<12} {v:>7}");
         }
         let _ = write!(s, "  {:<12} {:>7}", "total", e.evaluate(pos));
-        Ok(s)
+        s
     }
 
     fn query(&self, what: &str) -> Result<String, String> {
