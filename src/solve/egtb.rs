@@ -9,15 +9,13 @@
 //!   memoised recursion computes each value once.
 //! * Oware (Awari rules): seeds go round, so positions of one count form
 //!   cycles, and endless play is worth 0 to both (the convention of the
-//!   published databases). The value is the least fixed point of
-//!   "best over the moves" in the order that makes endless play 0: each
-//!   position holds what the mover can *force* so far — a gain `g > 0`, a
-//!   loss `-l < 0`, or 0 while neither is forced — and sweeps over the
-//!   count raise these until nothing changes. A gain is forced when some
-//!   move banks it or reaches a position where the opponent's loss of it is
-//!   forced; a loss when every move does so. Positions whose values never
-//!   became forced are those where neither side can avoid endless play or
-//!   an even split: 0.
+//!   published databases). Retrograde analysis by thresholds: for `t`
+//!   from `n` down to 1, the positions whose mover can force a gain of `t`
+//!   or more, or cannot avoid a loss of `t` or more, are found by working
+//!   back from the moves that bank seeds (their values are known from the
+//!   smaller counts) through the moves that bank nothing; each position is
+//!   decided once, at the threshold of its value, and tells its
+//!   predecessors once. Positions never decided can force neither: 0.
 //!
 //! Values of the rules' own game ends: a mover with no seeds cannot move
 //! and the opponent takes what is left (−n); in Oware, a move that must
@@ -25,7 +23,7 @@
 //! what is left. The builders play the moves with the variants' own
 //! `play`, so no rule is written twice.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::db::{DbError, DbGame, Egtb, UNKNOWN};
@@ -39,12 +37,13 @@ use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 pub struct BuildProgress {
     /// The seed count being built.
     pub seeds: usize,
-    /// Positions of that count done (in the current sweep for Oware); once
-    /// `finished`, the positions evaluated in all (Oware evaluates some
-    /// more than once).
+    /// Positions of that count done: in the first stage, those whose moves
+    /// were looked at; in later stages (Oware), those decided so far.
     pub done: u64,
     pub total: u64,
-    /// Oware: the sweep over this count (1-based); Kalah: 1.
+    /// The stage (1-based). Kalah has one; Oware looks at every position's
+    /// moves in stage 1, then works back from threshold `n` in stage 2 down
+    /// to threshold 1 in stage `n + 1`.
     pub sweep: u32,
     /// `true` once the count is complete.
     pub finished: bool,
@@ -131,6 +130,11 @@ pub fn build(
 ) -> Result<Egtb, DbError> {
     if game.pits() > 8 {
         return Err(DbError::Unsupported("at most 8 pits per row".into()));
+    }
+    if matches!(game, DbGame::Oware { .. }) && max_seeds > OWARE_MAX_SEEDS {
+        return Err(DbError::Unsupported(format!(
+            "oware databases go up to {OWARE_MAX_SEEDS} seeds (all of Awari's), asked for {max_seeds}"
+        )));
     }
     let db = Egtb::empty(game, max_seeds)?;
     let start = Instant::now();
@@ -289,50 +293,68 @@ fn build_kalah_level(
 
 // ---------------------------------------------------------------- Oware
 
-/// One step of the Oware fixed point for `board` with `n` seeds (South to
-/// move): what the mover can force given the current values of the
-/// positions of the same count (lower counts are complete).
-fn oware_step(db: &Egtb, rules: &OwareRules, board: &[u8], n: usize) -> i8 {
+/// What a board of `n` seeds (South to move) offers before the positions of
+/// its own count are known: the best that a move banking seeds gets (its
+/// seeds minus what the opponent then makes of the smaller count, or what
+/// the rules' game end gives), `NO_EXIT` if no move banks any, and the
+/// number of legal moves that bank nothing and so stay within the count.
+fn oware_exits(
+    db: &Egtb,
+    rules: &OwareRules,
+    board: &[u8],
+    n: usize,
+    moves: &mut Vec<u8>,
+) -> (i32, u8) {
     let m = rules.houses as usize;
     let pos = Oware::from_houses(rules, board, [0, 0], Side::South);
-    let mut moves = Vec::with_capacity(8);
-    pos.legal_moves(&mut moves);
-    if moves.is_empty() {
-        // No seeds to move: the opponent takes what is left.
-        return -(n as i8);
-    }
-    let mut plus = 0i32;
-    let mut minus = i32::MAX;
+    pos.legal_moves(moves);
+    let mut exit = NO_EXIT;
+    let mut inside = 0;
     let mut b = [0u8; 16];
-    for mv in moves {
+    for &mv in moves.iter() {
         let child = pos.play(mv);
         let won = child.store(Side::South) as usize;
+        if won == 0 {
+            inside += 1;
+            continue;
+        }
         let rest = n - won;
-        let h = child.houses();
-        if won > 0 {
-            let e = won as i32
-                - if rest == 0 {
-                    0
-                } else {
-                    b[..m].copy_from_slice(&h[m..]);
-                    b[m..2 * m].copy_from_slice(&h[..m]);
-                    db.value(&b[..2 * m], rest) as i32
-                };
-            plus = plus.max(e);
-            minus = minus.min(-e);
+        let after = if rest == 0 {
+            0
         } else {
+            let h = child.houses();
             b[..m].copy_from_slice(&h[m..]);
             b[m..2 * m].copy_from_slice(&h[..m]);
-            let cv = db.value(&b[..2 * m], n) as i32;
-            plus = plus.max((-cv).max(0));
-            minus = minus.min(cv.max(0));
-        }
+            db.value(&b[..2 * m], rest) as i32
+        };
+        exit = exit.max(won as i32 - after);
     }
-    if plus > 0 {
-        plus as i8
-    } else {
-        -(minus.max(0) as i8)
-    }
+    (exit, inside)
+}
+
+/// The largest Oware database: every seed of Awari. It also keeps values
+/// and pending codes apart in a byte during the build.
+const OWARE_MAX_SEEDS: usize = 48;
+
+/// No move leaves the count: below every value, so that such a position
+/// is lost by the largest margin its moves allow (−n when it has none).
+const NO_EXIT: i32 = -(OWARE_MAX_SEEDS as i32) - 1;
+
+/// While a count is built, a position not yet decided holds `PENDING + exit`
+/// in its byte, a code no value can take: values lie in −48..=48, which as
+/// bytes are 0..=48 and 208..=255.
+const PENDING: i32 = 100;
+
+fn pending(exit: i32) -> i8 {
+    (PENDING + exit) as u8 as i8
+}
+
+/// The exit of a position not yet decided, or `None` if it is decided.
+fn exit_of(code: i8) -> Option<i32> {
+    let u = code as u8 as i32;
+    (PENDING + NO_EXIT..=PENDING + OWARE_MAX_SEEDS as i32)
+        .contains(&u)
+        .then_some(u - PENDING)
 }
 
 /// The positions of the same seed count that reach `q` (South to move, `n`
@@ -421,10 +443,46 @@ impl Bits {
     }
 }
 
-/// Builds one seed count of Oware: a first sweep over every position, then
-/// rounds that revisit only the positions with a move to one whose value
-/// changed in the round before (found by unplaying the moves), until no
-/// value changes.
+/// Small counters (0..=15), two to a byte, shared by the build threads.
+struct Nibbles(Vec<AtomicU8>);
+
+impl Nibbles {
+    fn new(n: u64) -> Nibbles {
+        Nibbles((0..n.div_ceil(2)).map(|_| AtomicU8::new(0)).collect())
+    }
+
+    fn shift(i: u64) -> u32 {
+        4 * (i % 2) as u32
+    }
+
+    fn set(&self, i: u64, v: u8) {
+        debug_assert!(v < 16);
+        self.0[(i / 2) as usize].fetch_or(v << Self::shift(i), Ordering::Relaxed);
+    }
+
+    fn get(&self, i: u64) -> u8 {
+        self.0[(i / 2) as usize].load(Ordering::Relaxed) >> Self::shift(i) & 15
+    }
+
+    /// Lowers a counter that is above 0 and returns its new value.
+    fn decrement(&self, i: u64) -> u8 {
+        let old = self.0[(i / 2) as usize].fetch_sub(1 << Self::shift(i), Ordering::Relaxed);
+        let was = old >> Self::shift(i) & 15;
+        debug_assert!(was > 0);
+        was - 1
+    }
+}
+
+/// Builds one seed count of Oware by retrograde analysis in rounds of
+/// thresholds, from `t = n` down to 1: a position is worth at least `t` if
+/// a move banks `t` or more, or reaches a position of the count worth at
+/// most `-t`; at most `-t` if every move banks at most `-t` and every move
+/// within the count reaches a position worth at least `t`. Each threshold
+/// only adds positions to these two sets, so a position is decided once
+/// (its value is the threshold where it joins) and its predecessors are
+/// told once: a count per position of the moves not yet known to reach
+/// a position worth at least `t` does the "every move" test. Positions
+/// never decided cannot force a gain or a loss: 0.
 fn build_oware_level(
     db: &Egtb,
     rules: OwareRules,
@@ -438,81 +496,107 @@ fn build_oware_level(
     let ix = db.indexer();
     let total = ix.count(n);
     let level = db.level(n);
-    // Nothing is forced before the first sweep.
-    for v in level {
-        v.store(0, Ordering::Relaxed);
-    }
-    let changed = Bits::new(total);
-    let dirty = Bits::new(total);
-    let updates = AtomicU64::new(0);
-    let update = |idx: u64, board: &[u8]| {
-        updates.fetch_add(1, Ordering::Relaxed);
-        let v = oware_step(db, &rules, board, n);
-        let cell = &level[idx as usize];
-        if cell.load(Ordering::Relaxed) != v {
-            cell.store(v, Ordering::Relaxed);
-            changed.set(idx);
-        }
-    };
-    let mut sweep = 1;
-    let done = AtomicU64::new(0);
-    let work = |a: u64, b: u64| {
-        let mut board = [0u8; 16];
-        ix.unrank(n, a, &mut board[..p]);
-        for idx in a..b {
-            update(idx, &board[..p]);
-            ix.next(&mut board[..p]);
-        }
-    };
-    let mut report = |sweep: u32, d: u64, finished: bool| {
+    let inside = Nibbles::new(total);
+    let mut report = |stage: u32, d: u64, finished: bool| {
         progress(&BuildProgress {
             seeds: n,
             done: d,
             total,
-            sweep,
+            sweep: stage,
             finished,
             elapsed: start.elapsed(),
         })
     };
+    // Stage 1: every position's exits and moves within the count.
+    let done = AtomicU64::new(0);
     run_reporting(
         threads(opts),
         total,
         opts.report_every,
         &done,
         |d| report(1, d, false),
-        &work,
-    );
-    // Chunks are multiples of 64, so no two threads share a word of bits.
-    while !changed.is_empty() {
-        sweep += 1;
-        parallel_chunks(threads(opts), total, &|a, b| {
+        &|a, b| {
             let mut board = [0u8; 16];
-            let mut preds = Vec::new();
-            changed.drain(a, b, |q| {
-                ix.unrank(n, q, &mut board[..p]);
-                oware_predecessors(&rules, &board[..p], &mut preds);
-                for pb in &preds {
-                    dirty.set(ix.rank(&pb[..p], n));
+            let mut buf = Vec::with_capacity(8);
+            ix.unrank(n, a, &mut board[..p]);
+            for idx in a..b {
+                let (exit, moves) = oware_exits(db, &rules, &board[..p], n, &mut buf);
+                level[idx as usize].store(pending(exit), Ordering::Relaxed);
+                // Chunks hold an even number of positions: no other thread
+                // writes this byte now.
+                inside.set(idx, moves);
+                ix.next(&mut board[..p]);
+            }
+        },
+    );
+    let mut fresh = Bits::new(total);
+    let mut next = Bits::new(total);
+    let decided = AtomicU64::new(0);
+    let decide = |idx: u64, v: i32, into: &Bits| -> bool {
+        let cell = &level[idx as usize];
+        let code = cell.load(Ordering::Relaxed);
+        if exit_of(code).is_some()
+            && cell
+                .compare_exchange(code, v as i8, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            into.set(idx);
+            decided.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        false
+    };
+    for t in (1..=n as i32).rev() {
+        // Positions that join at this threshold by their own exits.
+        parallel_chunks(threads(opts), total, &|a, b| {
+            for idx in a..b {
+                if let Some(exit) = exit_of(level[idx as usize].load(Ordering::Relaxed)) {
+                    if exit >= t {
+                        decide(idx, t, &fresh);
+                    } else if exit <= -t && inside.get(idx) == 0 {
+                        decide(idx, -t, &fresh);
+                    }
                 }
-            });
+            }
         });
-        let done = AtomicU64::new(0);
-        run_reporting(
-            threads(opts),
-            total,
-            opts.report_every,
-            &done,
-            |d| report(sweep, d, false),
-            &|a, b| {
+        // And the positions that reach them, until no more join.
+        while !fresh.is_empty() {
+            parallel_chunks(threads(opts), total, &|a, b| {
                 let mut board = [0u8; 16];
-                dirty.drain(a, b, |idx| {
-                    ix.unrank(n, idx, &mut board[..p]);
-                    update(idx, &board[..p]);
+                let mut preds = Vec::new();
+                fresh.drain(a, b, |q| {
+                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
+                    ix.unrank(n, q, &mut board[..p]);
+                    oware_predecessors(&rules, &board[..p], &mut preds);
+                    for pb in &preds {
+                        let idx = ix.rank(&pb[..p], n);
+                        if lost {
+                            decide(idx, t, &next);
+                        } else if inside.decrement(idx) == 0
+                            && exit_of(level[idx as usize].load(Ordering::Relaxed))
+                                .is_some_and(|e| e <= -t)
+                        {
+                            decide(idx, -t, &next);
+                        }
+                    }
                 });
-            },
+            });
+            std::mem::swap(&mut fresh, &mut next);
+        }
+        report(
+            2 + n as u32 - t as u32,
+            decided.load(Ordering::Relaxed),
+            false,
         );
     }
-    report(sweep, updates.load(Ordering::Relaxed), true);
+    parallel_chunks(threads(opts), total, &|a, b| {
+        for cell in &level[a as usize..b as usize] {
+            if exit_of(cell.load(Ordering::Relaxed)).is_some() {
+                cell.store(0, Ordering::Relaxed);
+            }
+        }
+    });
+    report(1 + n as u32, total, true);
 }
 
 // ---------------------------------------------------------------- checks
@@ -687,4 +771,48 @@ pub fn verify(db: &Egtb, opts: &BuildOptions, limit: usize) -> (u64, Vec<Mismatc
     let mut bad = bad.into_inner();
     bad.sort_by_key(|m| (m.seeds, m.index));
     (checked, bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_codes_never_look_like_values() {
+        for v in -(OWARE_MAX_SEEDS as i32)..=OWARE_MAX_SEEDS as i32 {
+            assert_eq!(exit_of(v as i8), None, "value {v}");
+        }
+        for exit in NO_EXIT..=OWARE_MAX_SEEDS as i32 {
+            assert_eq!(exit_of(pending(exit)), Some(exit));
+        }
+    }
+
+    #[test]
+    fn nibbles_count_apart() {
+        let c = Nibbles::new(5);
+        for i in 0..5 {
+            c.set(i, i as u8 + 10);
+        }
+        assert_eq!(c.decrement(2), 11);
+        assert_eq!(c.decrement(3), 12);
+        for (i, want) in [10, 11, 11, 12, 14].into_iter().enumerate() {
+            assert_eq!(c.get(i as u64), want);
+        }
+        for _ in 0..11 {
+            c.decrement(1);
+        }
+        assert_eq!((c.get(0), c.get(1)), (10, 0));
+    }
+
+    #[test]
+    fn oware_databases_stop_at_all_of_awaris_seeds() {
+        let err = build(
+            DbGame::Oware { houses: 6 },
+            49,
+            &BuildOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("up to 48 seeds"), "{err}");
+    }
 }
