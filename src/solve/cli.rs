@@ -2,12 +2,13 @@
 //! [`super::egtb`]. The binary only parses the variant options and hands
 //! over.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use super::db::{DbGame, Egtb, Tablebase};
 use super::egtb::{BuildOptions, BuildProgress};
@@ -124,11 +125,12 @@ fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<O
         }
         (None, Some(n)) => {
             let game = game()?;
-            let opts = BuildOptions {
-                threads: args.threads,
-                ..Default::default()
-            };
-            let db = super::egtb::build(game, n, &opts, &mut print_build)?;
+            super::egtb::check_request(game, n)?;
+            let shown = BuildReporter::new(game, n);
+            let db = super::egtb::build(game, n, &shown.options(args.threads), &mut |p| {
+                shown.report(p)
+            })?;
+            shown.finish();
             Ok(Some(db))
         }
         (None, None) => Ok(None),
@@ -186,26 +188,114 @@ fn solve_and_print<G: SolveGame>(
     Ok(())
 }
 
-fn print_build(p: &BuildProgress) {
-    let rate = |n: u64| n as f64 / p.elapsed.as_secs_f64().max(1e-9);
+/// Shows a database build on stderr: a progress bar over all its positions
+/// when stderr is a terminal, plain lines otherwise (logs, scripts, tests).
+struct BuildReporter {
+    bar: Option<ProgressBar>,
+    /// Positions per seed count, and of all counts below each.
+    counts: Vec<u64>,
+    below: Vec<u64>,
+    /// Oware's counts have stages after the first (see [`BuildProgress`]).
+    staged: bool,
+    max_seeds: usize,
+}
+
+impl BuildReporter {
+    fn new(game: DbGame, max_seeds: usize) -> BuildReporter {
+        let ix = super::index::Indexer::new(2 * game.pits(), max_seeds);
+        let counts: Vec<u64> = (0..=max_seeds).map(|n| ix.count(n)).collect();
+        let below = counts
+            .iter()
+            .scan(0, |sum, &c| {
+                let b = *sum;
+                *sum += c;
+                Some(b)
+            })
+            .collect();
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(counts.iter().sum());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "egtb [{elapsed_precise}] [{wide_bar}] {percent:>3}% eta {eta} {msg}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        });
+        BuildReporter {
+            bar,
+            counts,
+            below,
+            staged: matches!(game, DbGame::Oware { .. }),
+            max_seeds,
+        }
+    }
+
+    fn options(&self, threads: usize) -> BuildOptions {
+        BuildOptions {
+            threads,
+            report_every: if self.bar.is_some() {
+                Duration::from_millis(250)
+            } else {
+                Duration::from_secs(2)
+            },
+        }
+    }
+
+    fn report(&self, p: &BuildProgress) {
+        let Some(bar) = &self.bar else {
+            return print_build_line(p);
+        };
+        // An Oware count's first stage looks at every position and its
+        // later ones decide them: half of the count's share each.
+        let done = p.done.min(p.total);
+        let part = if p.finished {
+            p.total
+        } else if !self.staged {
+            done
+        } else if p.sweep == 1 {
+            done / 2
+        } else {
+            p.total / 2 + done / 2
+        };
+        bar.set_position(self.below[p.seeds] + part.min(self.counts[p.seeds]));
+        bar.set_message(if self.staged && !p.finished {
+            format!(
+                "{}/{} seeds, stage {}/{}",
+                p.seeds,
+                self.max_seeds,
+                p.sweep,
+                p.seeds + 1
+            )
+        } else {
+            format!("{}/{} seeds", p.seeds, self.max_seeds)
+        });
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn print_build_line(p: &BuildProgress) {
     if p.finished {
         eprintln!(
-            "egtb: {:>2} seeds done: {} positions, {} evaluated in {} round(s), {:.1} s",
+            "egtb: {:>2} seeds done: {} positions, {:.1} s",
             p.seeds,
             p.total,
-            p.done,
-            p.sweep,
             p.elapsed.as_secs_f64()
         );
     } else {
         eprintln!(
-            "egtb: {:>2} seeds, sweep {}: {:>5.1}% of {} ({:.1} s, {:.2} M/s overall)",
+            "egtb: {:>2} seeds, stage {}: {} of {} ({:.1} s)",
             p.seeds,
             p.sweep,
-            100.0 * p.done as f64 / p.total.max(1) as f64,
+            p.done,
             p.total,
             p.elapsed.as_secs_f64(),
-            rate(p.done) / 1e6
         );
     }
 }
@@ -288,12 +378,13 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             if !(1..=8).contains(pits) {
                 bail!("--pits must be 1..8, got {pits}");
             }
-            let opts = BuildOptions {
-                threads: *threads,
-                ..Default::default()
-            };
+            super::egtb::check_request(game, *max_seeds)?;
+            let shown = BuildReporter::new(game, *max_seeds);
             let t = Instant::now();
-            let db = super::egtb::build(game, *max_seeds, &opts, &mut print_build)?;
+            let db = super::egtb::build(game, *max_seeds, &shown.options(*threads), &mut |p| {
+                shown.report(p)
+            })?;
+            shown.finish();
             let secs = t.elapsed().as_secs_f64();
             let positions: u64 = (0..=*max_seeds).map(|n| db.indexer().count(n)).sum();
             let cores = if *threads > 0 {

@@ -161,11 +161,7 @@ impl Egtb {
     /// An empty database (every value [`UNKNOWN`]) for boards of up to
     /// `max_seeds` seeds.
     pub(crate) fn empty(game: DbGame, max_seeds: usize) -> Result<Egtb, DbError> {
-        if max_seeds > 120 {
-            return Err(DbError::Unsupported(format!(
-                "at most 120 seeds fit a byte per position, asked for {max_seeds}"
-            )));
-        }
+        Self::check_size(max_seeds)?;
         let indexer = Indexer::new(2 * game.pits(), max_seeds);
         let mut offsets = vec![0u64];
         for n in 0..=max_seeds {
@@ -180,6 +176,16 @@ impl Egtb {
             offsets,
             values,
         })
+    }
+
+    /// Whether values of boards of up to `max_seeds` seeds fit the format.
+    pub(crate) fn check_size(max_seeds: usize) -> Result<(), DbError> {
+        if max_seeds > 120 {
+            return Err(DbError::Unsupported(format!(
+                "at most 120 seeds fit a byte per position, asked for {max_seeds}"
+            )));
+        }
+        Ok(())
     }
 
     pub fn game(&self) -> DbGame {

@@ -128,14 +128,7 @@ pub fn build(
     opts: &BuildOptions,
     progress: &mut dyn FnMut(&BuildProgress),
 ) -> Result<Egtb, DbError> {
-    if game.pits() > 8 {
-        return Err(DbError::Unsupported("at most 8 pits per row".into()));
-    }
-    if matches!(game, DbGame::Oware { .. }) && max_seeds > OWARE_MAX_SEEDS {
-        return Err(DbError::Unsupported(format!(
-            "oware databases go up to {OWARE_MAX_SEEDS} seeds (all of Awari's), asked for {max_seeds}"
-        )));
-    }
+    check_request(game, max_seeds)?;
     let db = Egtb::empty(game, max_seeds)?;
     let start = Instant::now();
     for n in 0..=max_seeds {
@@ -149,6 +142,20 @@ pub fn build(
         }
     }
     Ok(db)
+}
+
+/// Whether [`build`] can build a database of `game` up to `max_seeds`
+/// seeds (not whether it fits in memory).
+pub fn check_request(game: DbGame, max_seeds: usize) -> Result<(), DbError> {
+    if game.pits() > 8 {
+        return Err(DbError::Unsupported("at most 8 pits per row".into()));
+    }
+    if matches!(game, DbGame::Oware { .. }) && max_seeds > OWARE_MAX_SEEDS {
+        return Err(DbError::Unsupported(format!(
+            "oware databases go up to {OWARE_MAX_SEEDS} seeds (all of Awari's), asked for {max_seeds}"
+        )));
+    }
+    Egtb::check_size(max_seeds)
 }
 
 /// Reports from the worker threads through the caller's callback, which
