@@ -187,7 +187,11 @@ fn kalah_database_matches_brute_force_and_helps_the_solver() {
         capture: Capture::Standard,
     };
     let db = build(game, 10, &BuildOptions::default(), &mut |_| {}).unwrap();
-    assert!(verify(&db, &BuildOptions::default(), 1).1.is_empty());
+    assert!(
+        verify(&db, &BuildOptions::default(), 1, &mut |_| {})
+            .1
+            .is_empty()
+    );
     let rules = KalahRules {
         pits: 4,
         seeds: 3,
@@ -360,7 +364,11 @@ fn oware_database_matches_the_definition_on_three_houses() {
             assert_eq!(db.value(&b, n) as i32, expected[&b], "board {b:?}");
         }
     }
-    assert!(verify(&db, &BuildOptions::default(), 1).1.is_empty());
+    assert!(
+        verify(&db, &BuildOptions::default(), 1, &mut |_| {})
+            .1
+            .is_empty()
+    );
 }
 
 fn oware_db_16() -> Egtb {

@@ -404,11 +404,10 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
         }
         EgtbCommand::Verify { file, threads } => {
             let db = super::load(file).with_context(|| format!("loading {}", file.display()))?;
-            let opts = BuildOptions {
-                threads: *threads,
-                ..Default::default()
-            };
-            let (checked, bad) = super::egtb::verify(&db, &opts, 10);
+            let shown = BuildReporter::new(db.game(), db.max_seeds());
+            let (checked, bad) =
+                super::egtb::verify(&db, &shown.options(*threads), 10, &mut |p| shown.report(p));
+            shown.finish();
             for m in &bad {
                 eprintln!(
                     "mismatch: {} seeds, index {}, board {:?}: stored {}, its moves give {}",

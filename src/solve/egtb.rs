@@ -744,36 +744,60 @@ fn expected_value(db: &Egtb, board: &[u8], n: usize) -> i32 {
 
 /// Checks every position of `db` against its moves, on all cores. Returns
 /// the positions checked and the first mismatches found (at most `limit`).
-pub fn verify(db: &Egtb, opts: &BuildOptions, limit: usize) -> (u64, Vec<Mismatch>) {
+/// `progress` hears of each seed count as a one-stage build.
+pub fn verify(
+    db: &Egtb,
+    opts: &BuildOptions,
+    limit: usize,
+    progress: &mut dyn FnMut(&BuildProgress),
+) -> (u64, Vec<Mismatch>) {
     let p = 2 * db.game().pits();
     let ix: &Indexer = db.indexer();
     let bad = parking_lot::Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let mut checked = 0;
+    let start = Instant::now();
     for n in 0..=db.max_seeds() {
         let total = ix.count(n);
         checked += total;
-        parallel_chunks(threads(opts), total, &|a, b| {
-            let mut board = [0u8; 16];
-            ix.unrank(n, a, &mut board[..p]);
-            for idx in a..b {
-                let stored = db.value_at(n, idx) as i32;
-                let expected = expected_value(db, &board[..p], n);
-                let in_range = stored.unsigned_abs() as usize <= n;
-                if (stored != expected || !in_range)
-                    && count.fetch_add(1, Ordering::Relaxed) < limit
-                {
-                    bad.lock().push(Mismatch {
-                        seeds: n,
-                        index: idx,
-                        board: board[..p].to_vec(),
-                        stored,
-                        expected,
-                    });
+        let report = |done: u64, finished: bool| BuildProgress {
+            seeds: n,
+            done,
+            total,
+            sweep: 1,
+            finished,
+            elapsed: start.elapsed(),
+        };
+        let done = AtomicU64::new(0);
+        run_reporting(
+            threads(opts),
+            total,
+            opts.report_every,
+            &done,
+            |d| progress(&report(d, false)),
+            &|a, b| {
+                let mut board = [0u8; 16];
+                ix.unrank(n, a, &mut board[..p]);
+                for idx in a..b {
+                    let stored = db.value_at(n, idx) as i32;
+                    let expected = expected_value(db, &board[..p], n);
+                    let in_range = stored.unsigned_abs() as usize <= n;
+                    if (stored != expected || !in_range)
+                        && count.fetch_add(1, Ordering::Relaxed) < limit
+                    {
+                        bad.lock().push(Mismatch {
+                            seeds: n,
+                            index: idx,
+                            board: board[..p].to_vec(),
+                            stored,
+                            expected,
+                        });
+                    }
+                    ix.next(&mut board[..p]);
                 }
-                ix.next(&mut board[..p]);
-            }
-        });
+            },
+        );
+        progress(&report(total, true));
     }
     let mut bad = bad.into_inner();
     bad.sort_by_key(|m| (m.seeds, m.index));
