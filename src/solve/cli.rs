@@ -161,11 +161,16 @@ fn solve_and_print<G: SolveGame>(
             (-p.upper, -p.lower)
         };
         eprintln!(
-            "{} {:>3} window [{},{}] value in [{lo:+},{hi:+}] nodes {} tbhits {} time {:.2} s ({:.1} M nodes/s)",
+            "{} {:>3} window [{},{}] value in [{lo:+},{hi:+}]{} nodes {} tbhits {} time {:.2} s ({:.1} M nodes/s)",
             if p.pass_done { "pass" } else { "  .." },
             p.pass,
             p.beta - 1,
             p.beta,
+            if p.pass_done {
+                String::new()
+            } else {
+                format!(" root move {}/{}", p.root_moves.0, p.root_moves.1)
+            },
             p.nodes,
             p.tbhits,
             p.elapsed.as_secs_f64(),

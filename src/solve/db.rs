@@ -29,6 +29,10 @@ pub trait Tablebase<G: Game>: Send + Sync {
     /// move can win with perfect play, if the position is in the database
     /// (the same game and rules, few enough seeds). Stores do not matter.
     fn probe(&self, pos: &G) -> Option<i32>;
+
+    /// Starts loading what [`Tablebase::probe`] of `pos` will read, for a
+    /// search that knows its next positions before it visits them.
+    fn prefetch(&self, _pos: &G) {}
 }
 
 /// Why a database could not be read, written or used.
@@ -168,7 +172,10 @@ impl Egtb {
             offsets.push(offsets[n] + indexer.count(n));
         }
         let total = offsets[max_seeds + 1] as usize;
-        let values = (0..total).map(|_| AtomicI8::new(UNKNOWN)).collect();
+        let mut values = Vec::with_capacity(total);
+        super::advise_huge_pages(&values);
+        values.resize_with(total, || AtomicI8::new(UNKNOWN));
+        let values = values.into_boxed_slice();
         Ok(Egtb {
             game,
             max_seeds,
@@ -356,15 +363,30 @@ pub(crate) fn oware_board(pos: &Oware, out: &mut [u8; 16]) -> usize {
     h.iter().map(|&v| v as usize).sum()
 }
 
-impl Tablebase<Kalah> for Egtb {
-    fn probe(&self, pos: &Kalah) -> Option<i32> {
+impl Egtb {
+    /// Where the value of the Kalah position `pos` is, if it is here.
+    #[inline]
+    fn kalah_slot(&self, pos: &Kalah) -> Option<&AtomicI8> {
         let mut b = [0u8; 16];
         let n = kalah_board(pos, &mut b);
         if n > self.max_seeds || !self.fits_kalah(&pos.rules()) {
             return None;
         }
-        let v = self.value(&b[..2 * pos.pits()], n);
+        let i = self.offsets[n] + self.indexer.rank(&b[..2 * pos.pits()], n);
+        Some(&self.values[i as usize])
+    }
+}
+
+impl Tablebase<Kalah> for Egtb {
+    fn probe(&self, pos: &Kalah) -> Option<i32> {
+        let v = self.kalah_slot(pos)?.load(Ordering::Relaxed);
         (v != UNKNOWN).then_some(v as i32)
+    }
+
+    fn prefetch(&self, pos: &Kalah) {
+        if let Some(slot) = self.kalah_slot(pos) {
+            super::prefetch(slot);
+        }
     }
 }
 

@@ -186,57 +186,149 @@ fn run_reporting(
 
 // ---------------------------------------------------------------- Kalah
 
-/// The value of a Kalah position `pos` (stores empty, South to move) with
-/// `n` seeds, computing positions of the same count it leads to on the way.
-fn kalah_value(db: &Egtb, rules: &KalahRules, pos: &Kalah, n: usize, idx: u64) -> i8 {
+/// Ranks Kalah boards straight from their row words: the same numbers as
+/// [`Indexer::rank`], without copying the board out into bytes first. The
+/// builder ranks every child of every position, so this is its inner loop.
+struct RowRanker {
+    pits: usize,
+    stride: usize,
+    /// `ways[k * stride + s]`: [`Indexer::count_in`] flattened.
+    ways: Vec<u64>,
+}
+
+impl RowRanker {
+    fn new(ix: &Indexer) -> RowRanker {
+        let stride = ix.max_seeds() + 1;
+        let mut ways = Vec::with_capacity((ix.pits() + 1) * stride);
+        for k in 0..=ix.pits() {
+            ways.extend((0..stride).map(|s| ix.count_in(k, s)));
+        }
+        RowRanker {
+            pits: ix.pits() / 2,
+            stride,
+            ways,
+        }
+    }
+
+    /// The rank of the board `own` then `opp` (row words, the side to
+    /// move's first) among the boards with `n` seeds.
+    #[inline]
+    fn rank(&self, own: u64, opp: u64, n: usize) -> u64 {
+        let m = self.pits;
+        let k = 2 * m;
+        let mut r = n;
+        let mut idx = 0;
+        for i in 0..k - 1 {
+            let a = if i < m {
+                (own >> (8 * i)) & 0xFF
+            } else {
+                (opp >> (8 * (i - m))) & 0xFF
+            } as usize;
+            let row = (k - i) * self.stride;
+            idx += self.ways[row + r] - self.ways[row + r - a];
+            r -= a;
+        }
+        idx
+    }
+}
+
+/// The value of the Kalah board `own`/`opp` (row words, stores empty, the
+/// side to move's row first) with `n` seeds and rank `idx`, computing the
+/// boards of the same count it leads to on the way.
+fn kalah_value(
+    db: &Egtb,
+    rk: &RowRanker,
+    rules: &KalahRules,
+    own: u64,
+    opp: u64,
+    n: usize,
+    idx: u64,
+) -> i8 {
     let level = db.level(n);
     let known = level[idx as usize].load(Ordering::Relaxed);
     if known != UNKNOWN {
         return known;
     }
-    let m = rules.pits as usize;
-    let mut moves = Vec::with_capacity(8);
-    pos.legal_moves(&mut moves);
-    let v = if moves.is_empty() {
-        // A row is empty: each player banks the seeds on his side.
-        let own = crate::variants::two_row::byte_sum(pos.row(Side::South)) as i32;
-        own - (n as i32 - own)
-    } else {
-        let mut best = i32::MIN;
-        let mut b = [0u8; 16];
-        for mv in moves {
-            let child = pos.play(mv);
-            let (s, nn) = (child.store(Side::South), child.store(Side::North));
-            let gain = s as i32 - nn as i32;
-            let rest = n - (s + nn) as usize;
-            let same = child.side_to_move() == Side::South;
-            let v = if rest == 0 {
-                gain
-            } else {
-                let cn = super::db::kalah_board(&child, &mut b);
-                debug_assert_eq!(cn, rest);
-                let cv = if rest < n {
-                    db.value(&b[..2 * m], rest) as i32
-                } else {
-                    let (own, opp) = child_rows(&child);
-                    let norm = Kalah::from_rows(rules, own, opp, [0, 0], Side::South);
-                    let ci = db.indexer().rank(&b[..2 * m], n);
-                    kalah_value(db, rules, &norm, n, ci) as i32
-                };
-                gain + if same { cv } else { -cv }
-            };
-            best = best.max(v);
-        }
-        best
-    };
-    level[idx as usize].store(v as i8, Ordering::Relaxed);
-    v as i8
+    let v = kalah_moves_value(db, rk, rules, own, opp, n);
+    level[idx as usize].store(v, Ordering::Relaxed);
+    v
 }
 
-/// The rows of `pos` from its side to move's view.
-fn child_rows(pos: &Kalah) -> (u64, u64) {
-    let me = pos.side_to_move();
-    (pos.row(me), pos.row(me.other()))
+/// The best of the moves of `own`/`opp`; boards of lower counts must be
+/// complete.
+fn kalah_moves_value(
+    db: &Egtb,
+    rk: &RowRanker,
+    rules: &KalahRules,
+    own: u64,
+    opp: u64,
+    n: usize,
+) -> i8 {
+    use crate::variants::two_row::byte_sum;
+    if own == 0 || opp == 0 {
+        // A row is empty: each player banks the seeds on his side.
+        let mine = byte_sum(own) as i32;
+        return (mine - (n as i32 - mine)) as i8;
+    }
+    let pos = Kalah::from_rows(rules, own, opp, [0, 0], Side::South);
+    // First every child and where its value lies, then the reads: the
+    // values are scattered over gigabytes, and asking for all of them
+    // before using any lets their cache misses overlap.
+    struct Child {
+        gain: i32,
+        rest: usize,
+        same: bool,
+        own: u64,
+        opp: u64,
+        rank: u64,
+    }
+    let mut kids: [Option<Child>; 8] = Default::default();
+    let mut pits = own;
+    let mut k = 0;
+    while pits != 0 {
+        let i = pits.trailing_zeros() / 8;
+        pits &= !(0xFF << (8 * i));
+        let child = pos.play(i as u8);
+        let (s, nn) = (child.store(Side::South), child.store(Side::North));
+        let rest = n - (s + nn) as usize;
+        let same = child.side_to_move() == Side::South;
+        let (cown, copp) = if same {
+            (child.row(Side::South), child.row(Side::North))
+        } else {
+            (child.row(Side::North), child.row(Side::South))
+        };
+        let rank = if rest == 0 {
+            0
+        } else {
+            let r = rk.rank(cown, copp, rest);
+            super::prefetch(&db.level(rest)[r as usize]);
+            r
+        };
+        kids[k] = Some(Child {
+            gain: s as i32 - nn as i32,
+            rest,
+            same,
+            own: cown,
+            opp: copp,
+            rank,
+        });
+        k += 1;
+    }
+    let mut best = i32::MIN;
+    for c in kids[..k].iter().flatten() {
+        let v = if c.rest == 0 {
+            c.gain
+        } else {
+            let cv = if c.rest < n {
+                db.level(c.rest)[c.rank as usize].load(Ordering::Relaxed) as i32
+            } else {
+                kalah_value(db, rk, rules, c.own, c.opp, n, c.rank) as i32
+            };
+            c.gain + if c.same { cv } else { -cv }
+        };
+        best = best.max(v);
+    }
+    best as i8
 }
 
 fn row_word(pits: &[u8]) -> u64 {
@@ -253,20 +345,16 @@ fn build_kalah_level(
 ) {
     let m = rules.pits as usize;
     let ix = db.indexer();
+    let rk = RowRanker::new(ix);
     let total = ix.count(n);
     let done = AtomicU64::new(0);
     let work = |a: u64, b: u64| {
         let mut board = [0u8; 16];
         ix.unrank(n, a, &mut board[..2 * m]);
         for idx in a..b {
-            let pos = Kalah::from_rows(
-                &rules,
-                row_word(&board[..m]),
-                row_word(&board[m..2 * m]),
-                [0, 0],
-                Side::South,
-            );
-            kalah_value(db, &rules, &pos, n, idx);
+            let own = row_word(&board[..m]);
+            let opp = row_word(&board[m..2 * m]);
+            kalah_value(db, &rk, &rules, own, opp, n, idx);
             ix.next(&mut board[..2 * m]);
         }
     };
@@ -296,6 +384,27 @@ fn build_kalah_level(
         finished: true,
         elapsed: start.elapsed(),
     });
+}
+
+#[cfg(test)]
+mod kalah_tests {
+    use super::*;
+
+    #[test]
+    fn row_ranker_numbers_boards_like_the_indexer() {
+        // 4 pits a row, every board of up to 7 seeds.
+        let ix = Indexer::new(8, 7);
+        let rk = RowRanker::new(&ix);
+        for n in 0..=7 {
+            let mut b = [0u8; 8];
+            ix.unrank(n, 0, &mut b);
+            for idx in 0..ix.count(n) {
+                let (own, opp) = (row_word(&b[..4]), row_word(&b[4..]));
+                assert_eq!(rk.rank(own, opp, n), idx, "board {b:?}");
+                ix.next(&mut b);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------- Oware

@@ -115,6 +115,48 @@ impl SolveGame for EnDodoi {
     }
 }
 
+/// Asks the kernel to back the spare capacity of `v` with huge pages, before
+/// anything touches it. The databases and the transposition table are read
+/// at random over gigabytes: with 4 KiB pages nearly every probe also
+/// misses the TLB, and huge pages made probing-heavy runs markedly faster.
+/// Only a hint: where it fails or is not supported nothing changes.
+pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let end = start + v.capacity() * std::mem::size_of::<T>();
+        // Only whole huge pages inside the allocation can be huge.
+        let first = start.next_multiple_of(HUGE);
+        if end > first + HUGE {
+            let len = (end - first) / HUGE * HUGE;
+            // SAFETY: madvise only changes how the kernel backs pages of a
+            // range that lies inside our own live allocation; it does not
+            // touch their contents or our access to them.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = v;
+}
+
+/// Starts loading the cache line of `x` without waiting for it: searches
+/// and builds that know their next random reads early overlap the misses.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it reads nothing into the program
+    // and cannot fault, and SSE is part of every x86-64 CPU.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
+}
+
 /// The final margin from `side`'s point of view of a finished game, or
 /// what a repetition ends it with.
 fn margin(o: crate::game::Outcome, side: Side) -> i32 {

@@ -60,6 +60,9 @@ pub struct SolveProgress {
     pub nodes: u64,
     /// Positions whose value came from a database.
     pub tbhits: u64,
+    /// The root moves of the pass searched so far (the one under way
+    /// included) and all of them: how far a long pass has got.
+    pub root_moves: (usize, usize),
     pub elapsed: Duration,
 }
 
@@ -119,6 +122,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         upper: 0,
         progress,
         root_best: None,
+        root_moves: (0, 0),
         buffers: Vec::new(),
         stop: opts.stop.clone(),
         stopped: false,
@@ -249,6 +253,8 @@ struct Searcher<'a, G: SolveGame> {
     progress: &'a mut dyn FnMut(&SolveProgress),
     /// The root move that failed high in the current pass.
     root_best: Option<usize>,
+    /// See [`SolveProgress::root_moves`].
+    root_moves: (usize, usize),
     /// Move and child lists per ply, reused so that nodes do not allocate.
     buffers: Vec<Buffers<G>>,
     stop: Option<Arc<AtomicBool>>,
@@ -272,6 +278,7 @@ impl<G: SolveGame> Searcher<'_, G> {
             pass_done,
             nodes: self.nodes,
             tbhits: self.tbhits,
+            root_moves: self.root_moves,
             elapsed: self.start.elapsed(),
         });
     }
@@ -381,6 +388,15 @@ impl<G: SolveGame> Searcher<'_, G> {
         children.clear();
         for (i, &mv) in moves.iter().enumerate() {
             let child = pos.play(mv);
+            // Start the database reads of the children now, so that their
+            // cache misses overlap with each other and with this node's
+            // work. (Prefetching their table entries too measured slower:
+            // ETC reads those at once anyway.)
+            if let Some(tb) = self.tb
+                && child.outcome().is_none()
+            {
+                tb.prefetch(&child);
+            }
             let same = child.side_to_move() == side;
             // Extra turns first, then by what the move banks at once.
             let gain = if same {
@@ -420,7 +436,10 @@ impl<G: SolveGame> Searcher<'_, G> {
         let mut best = i32::MIN;
         let mut best_move = None;
         let mut a = alpha;
-        for (child, _, i) in &children {
+        for (ord, (child, _, i)) in children.iter().enumerate() {
+            if ply == 0 {
+                self.root_moves = (ord + 1, children.len());
+            }
             let (v, r) = if child.side_to_move() == side {
                 self.search(child, a, beta, ply + 1)
             } else {

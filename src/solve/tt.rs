@@ -38,8 +38,11 @@ impl Tt {
         let bytes = megabytes.max(1) << 20;
         let n = (bytes / std::mem::size_of::<[Entry; WAYS]>()).max(1);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        let mut buckets = Vec::with_capacity(n);
+        super::advise_huge_pages(&buckets);
+        buckets.resize(n, [Entry::default(); WAYS]);
         Tt {
-            buckets: vec![[Entry::default(); WAYS]; n],
+            buckets,
             mask: n as u64 - 1,
         }
     }
