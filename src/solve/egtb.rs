@@ -184,6 +184,55 @@ fn run_reporting(
     });
 }
 
+impl BuildProgress {
+    fn at(seeds: usize, total: u64, sweep: u32, done: u64, finished: bool, start: Instant) -> Self {
+        BuildProgress {
+            seeds,
+            done,
+            total,
+            sweep,
+            finished,
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+/// What [`each_board`] calls: the board's index, the board, and a scratch
+/// list for moves that lives as long as the thread's chunk.
+type BoardVisitor<'a> = dyn Fn(u64, &[u8], &mut Vec<u8>) + Sync + 'a;
+
+/// Calls `visit(index, board, scratch)` for every board of `n` seeds on the
+/// build threads, reporting as stage `stage` of that count.
+fn each_board(
+    db: &Egtb,
+    n: usize,
+    opts: &BuildOptions,
+    (stage, start): (u32, Instant),
+    progress: &mut dyn FnMut(&BuildProgress),
+    visit: &BoardVisitor<'_>,
+) {
+    let p = 2 * db.game().pits();
+    let ix = db.indexer();
+    let total = ix.count(n);
+    let done = AtomicU64::new(0);
+    run_reporting(
+        threads(opts),
+        total,
+        opts.report_every,
+        &done,
+        |d| progress(&BuildProgress::at(n, total, stage, d, false, start)),
+        &|a, b| {
+            let mut board = [0u8; 16];
+            let mut scratch = Vec::with_capacity(8);
+            ix.unrank(n, a, &mut board[..p]);
+            for idx in a..b {
+                visit(idx, &board[..p], &mut scratch);
+                ix.next(&mut board[..p]);
+            }
+        },
+    );
+}
+
 // ---------------------------------------------------------------- Kalah
 
 /// Ranks Kalah boards straight from their row words: the same numbers as
@@ -344,46 +393,14 @@ fn build_kalah_level(
     progress: &mut dyn FnMut(&BuildProgress),
 ) {
     let m = rules.pits as usize;
-    let ix = db.indexer();
-    let rk = RowRanker::new(ix);
-    let total = ix.count(n);
-    let done = AtomicU64::new(0);
-    let work = |a: u64, b: u64| {
-        let mut board = [0u8; 16];
-        ix.unrank(n, a, &mut board[..2 * m]);
-        for idx in a..b {
-            let own = row_word(&board[..m]);
-            let opp = row_word(&board[m..2 * m]);
-            kalah_value(db, &rk, &rules, own, opp, n, idx);
-            ix.next(&mut board[..2 * m]);
-        }
-    };
-    let report = |d: u64| {
-        progress(&BuildProgress {
-            seeds: n,
-            done: d,
-            total,
-            sweep: 1,
-            finished: false,
-            elapsed: start.elapsed(),
-        })
-    };
-    run_reporting(
-        threads(opts),
-        total,
-        opts.report_every,
-        &done,
-        report,
-        &work,
-    );
-    progress(&BuildProgress {
-        seeds: n,
-        done: total,
-        total,
-        sweep: 1,
-        finished: true,
-        elapsed: start.elapsed(),
+    let rk = RowRanker::new(db.indexer());
+    each_board(db, n, opts, (1, start), progress, &|idx, board, _| {
+        let own = row_word(&board[..m]);
+        let opp = row_word(&board[m..]);
+        kalah_value(db, &rk, &rules, own, opp, n, idx);
     });
+    let total = db.indexer().count(n);
+    progress(&BuildProgress::at(n, total, 1, total, true, start));
 }
 
 #[cfg(test)]
@@ -613,38 +630,14 @@ fn build_oware_level(
     let total = ix.count(n);
     let level = db.level(n);
     let inside = Nibbles::new(total);
-    let mut report = |stage: u32, d: u64, finished: bool| {
-        progress(&BuildProgress {
-            seeds: n,
-            done: d,
-            total,
-            sweep: stage,
-            finished,
-            elapsed: start.elapsed(),
-        })
-    };
     // Stage 1: every position's exits and moves within the count.
-    let done = AtomicU64::new(0);
-    run_reporting(
-        threads(opts),
-        total,
-        opts.report_every,
-        &done,
-        |d| report(1, d, false),
-        &|a, b| {
-            let mut board = [0u8; 16];
-            let mut buf = Vec::with_capacity(8);
-            ix.unrank(n, a, &mut board[..p]);
-            for idx in a..b {
-                let (exit, moves) = oware_exits(db, &rules, &board[..p], n, &mut buf);
-                level[idx as usize].store(pending(exit), Ordering::Relaxed);
-                // Chunks hold an even number of positions: no other thread
-                // writes this byte now.
-                inside.set(idx, moves);
-                ix.next(&mut board[..p]);
-            }
-        },
-    );
+    each_board(db, n, opts, (1, start), progress, &|idx, board, scratch| {
+        let (exit, moves) = oware_exits(db, &rules, board, n, scratch);
+        level[idx as usize].store(pending(exit), Ordering::Relaxed);
+        // Chunks hold an even number of positions: no other thread writes
+        // this byte now.
+        inside.set(idx, moves);
+    });
     let mut fresh = Bits::new(total);
     let mut next = Bits::new(total);
     let decided = AtomicU64::new(0);
@@ -699,11 +692,9 @@ fn build_oware_level(
             });
             std::mem::swap(&mut fresh, &mut next);
         }
-        report(
-            2 + n as u32 - t as u32,
-            decided.load(Ordering::Relaxed),
-            false,
-        );
+        let decided = decided.load(Ordering::Relaxed);
+        let stage = 2 + n as u32 - t as u32;
+        progress(&BuildProgress::at(n, total, stage, decided, false, start));
     }
     parallel_chunks(threads(opts), total, &|a, b| {
         for cell in &level[a as usize..b as usize] {
@@ -712,7 +703,14 @@ fn build_oware_level(
             }
         }
     });
-    report(1 + n as u32, total, true);
+    progress(&BuildProgress::at(
+        n,
+        total,
+        1 + n as u32,
+        total,
+        true,
+        start,
+    ));
 }
 
 // ---------------------------------------------------------------- checks
@@ -860,7 +858,6 @@ pub fn verify(
     limit: usize,
     progress: &mut dyn FnMut(&BuildProgress),
 ) -> (u64, Vec<Mismatch>) {
-    let p = 2 * db.game().pits();
     let ix: &Indexer = db.indexer();
     let bad = parking_lot::Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
@@ -869,44 +866,21 @@ pub fn verify(
     for n in 0..=db.max_seeds() {
         let total = ix.count(n);
         checked += total;
-        let report = |done: u64, finished: bool| BuildProgress {
-            seeds: n,
-            done,
-            total,
-            sweep: 1,
-            finished,
-            elapsed: start.elapsed(),
-        };
-        let done = AtomicU64::new(0);
-        run_reporting(
-            threads(opts),
-            total,
-            opts.report_every,
-            &done,
-            |d| progress(&report(d, false)),
-            &|a, b| {
-                let mut board = [0u8; 16];
-                ix.unrank(n, a, &mut board[..p]);
-                for idx in a..b {
-                    let stored = db.value_at(n, idx) as i32;
-                    let expected = expected_value(db, &board[..p], n);
-                    let in_range = stored.unsigned_abs() as usize <= n;
-                    if (stored != expected || !in_range)
-                        && count.fetch_add(1, Ordering::Relaxed) < limit
-                    {
-                        bad.lock().push(Mismatch {
-                            seeds: n,
-                            index: idx,
-                            board: board[..p].to_vec(),
-                            stored,
-                            expected,
-                        });
-                    }
-                    ix.next(&mut board[..p]);
-                }
-            },
-        );
-        progress(&report(total, true));
+        each_board(db, n, opts, (1, start), progress, &|idx, board, _| {
+            let stored = db.value_at(n, idx) as i32;
+            let expected = expected_value(db, board, n);
+            let in_range = stored.unsigned_abs() as usize <= n;
+            if (stored != expected || !in_range) && count.fetch_add(1, Ordering::Relaxed) < limit {
+                bad.lock().push(Mismatch {
+                    seeds: n,
+                    index: idx,
+                    board: board.to_vec(),
+                    stored,
+                    expected,
+                });
+            }
+        });
+        progress(&BuildProgress::at(n, total, 1, total, true, start));
     }
     let mut bad = bad.into_inner();
     bad.sort_by_key(|m| (m.seeds, m.index));
