@@ -200,8 +200,6 @@ struct BuildReporter {
     /// Positions per seed count, and of all counts below each.
     counts: Vec<u64>,
     below: Vec<u64>,
-    /// Oware's counts have stages after the first (see [`BuildProgress`]).
-    staged: bool,
     max_seeds: usize,
 }
 
@@ -232,7 +230,6 @@ impl BuildReporter {
             bar,
             counts,
             below,
-            staged: matches!(game, DbGame::Oware { .. }),
             max_seeds,
         }
     }
@@ -252,26 +249,23 @@ impl BuildReporter {
         let Some(bar) = &self.bar else {
             return print_build_line(p);
         };
-        // An Oware count's first stage looks at every position and its
-        // later ones decide them: half of the count's share each.
+        // A count built in stages (Oware) looks at every position in the
+        // first and decides them in the later ones: half its share each.
         let done = p.done.min(p.total);
         let part = if p.finished {
             p.total
-        } else if !self.staged {
+        } else if p.stages == 1 {
             done
-        } else if p.sweep == 1 {
+        } else if p.stage == 1 {
             done / 2
         } else {
             p.total / 2 + done / 2
         };
         bar.set_position(self.below[p.seeds] + part.min(self.counts[p.seeds]));
-        bar.set_message(if self.staged && !p.finished {
+        bar.set_message(if p.stages > 1 && !p.finished {
             format!(
                 "{}/{} seeds, stage {}/{}",
-                p.seeds,
-                self.max_seeds,
-                p.sweep,
-                p.seeds + 1
+                p.seeds, self.max_seeds, p.stage, p.stages
             )
         } else {
             format!("{}/{} seeds", p.seeds, self.max_seeds)
@@ -295,9 +289,10 @@ fn print_build_line(p: &BuildProgress) {
         );
     } else {
         eprintln!(
-            "egtb: {:>2} seeds, stage {}: {} of {} ({:.1} s)",
+            "egtb: {:>2} seeds, stage {}/{}: {} of {} ({:.1} s)",
             p.seeds,
-            p.sweep,
+            p.stage,
+            p.stages,
             p.done,
             p.total,
             p.elapsed.as_secs_f64(),
@@ -433,11 +428,7 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             let db = super::load(file).with_context(|| format!("loading {}", file.display()))?;
             let mut out = std::io::stdout().lock();
             for s in super::egtb::stats(&db) {
-                writeln!(
-                    out,
-                    "n={} positions={} wins={} draws={} losses={} sum={}",
-                    s.seeds, s.positions, s.wins, s.draws, s.losses, s.sum
-                )?;
+                writeln!(out, "{s}")?;
             }
             Ok(())
         }

@@ -41,10 +41,12 @@ pub struct BuildProgress {
     /// were looked at; in later stages (Oware), those decided so far.
     pub done: u64,
     pub total: u64,
-    /// The stage (1-based). Kalah has one; Oware looks at every position's
-    /// moves in stage 1, then works back from threshold `n` in stage 2 down
-    /// to threshold 1 in stage `n + 1`.
-    pub sweep: u32,
+    /// The stage (1-based) of `stages`. A Kalah count and a check have
+    /// one; Oware looks at every position's moves in stage 1, then works
+    /// back from threshold `n` in stage 2 down to threshold 1 in stage
+    /// `n + 1`.
+    pub stage: u32,
+    pub stages: u32,
     /// `true` once the count is complete.
     pub finished: bool,
     pub elapsed: Duration,
@@ -185,12 +187,20 @@ fn run_reporting(
 }
 
 impl BuildProgress {
-    fn at(seeds: usize, total: u64, sweep: u32, done: u64, finished: bool, start: Instant) -> Self {
+    fn at(
+        seeds: usize,
+        total: u64,
+        (stage, stages): (u32, u32),
+        done: u64,
+        finished: bool,
+        start: Instant,
+    ) -> Self {
         BuildProgress {
             seeds,
             done,
             total,
-            sweep,
+            stage,
+            stages,
             finished,
             elapsed: start.elapsed(),
         }
@@ -202,12 +212,12 @@ impl BuildProgress {
 type BoardVisitor<'a> = dyn Fn(u64, &[u8], &mut Vec<u8>) + Sync + 'a;
 
 /// Calls `visit(index, board, scratch)` for every board of `n` seeds on the
-/// build threads, reporting as stage `stage` of that count.
+/// build threads, reporting as stage `stage.0` of `stage.1` of that count.
 fn each_board(
     db: &Egtb,
     n: usize,
     opts: &BuildOptions,
-    (stage, start): (u32, Instant),
+    (stage, start): ((u32, u32), Instant),
     progress: &mut dyn FnMut(&BuildProgress),
     visit: &BoardVisitor<'_>,
 ) {
@@ -394,13 +404,13 @@ fn build_kalah_level(
 ) {
     let m = rules.pits as usize;
     let rk = RowRanker::new(db.indexer());
-    each_board(db, n, opts, (1, start), progress, &|idx, board, _| {
+    each_board(db, n, opts, ((1, 1), start), progress, &|idx, board, _| {
         let own = row_word(&board[..m]);
         let opp = row_word(&board[m..]);
         kalah_value(db, &rk, &rules, own, opp, n, idx);
     });
     let total = db.indexer().count(n);
-    progress(&BuildProgress::at(n, total, 1, total, true, start));
+    progress(&BuildProgress::at(n, total, (1, 1), total, true, start));
 }
 
 #[cfg(test)]
@@ -630,14 +640,22 @@ fn build_oware_level(
     let total = ix.count(n);
     let level = db.level(n);
     let inside = Nibbles::new(total);
+    let stages = 1 + n as u32;
     // Stage 1: every position's exits and moves within the count.
-    each_board(db, n, opts, (1, start), progress, &|idx, board, scratch| {
-        let (exit, moves) = oware_exits(db, &rules, board, n, scratch);
-        level[idx as usize].store(pending(exit), Ordering::Relaxed);
-        // Chunks hold an even number of positions: no other thread writes
-        // this byte now.
-        inside.set(idx, moves);
-    });
+    each_board(
+        db,
+        n,
+        opts,
+        ((1, stages), start),
+        progress,
+        &|idx, board, scratch| {
+            let (exit, moves) = oware_exits(db, &rules, board, n, scratch);
+            level[idx as usize].store(pending(exit), Ordering::Relaxed);
+            // Chunks hold an even number of positions: no other thread writes
+            // this byte now.
+            inside.set(idx, moves);
+        },
+    );
     let mut fresh = Bits::new(total);
     let mut next = Bits::new(total);
     let decided = AtomicU64::new(0);
@@ -693,7 +711,7 @@ fn build_oware_level(
             std::mem::swap(&mut fresh, &mut next);
         }
         let decided = decided.load(Ordering::Relaxed);
-        let stage = 2 + n as u32 - t as u32;
+        let stage = (2 + n as u32 - t as u32, stages);
         progress(&BuildProgress::at(n, total, stage, decided, false, start));
     }
     parallel_chunks(threads(opts), total, &|a, b| {
@@ -706,7 +724,7 @@ fn build_oware_level(
     progress(&BuildProgress::at(
         n,
         total,
-        1 + n as u32,
+        (stages, stages),
         total,
         true,
         start,
@@ -724,6 +742,16 @@ pub struct LevelStats {
     pub draws: u64,
     pub losses: u64,
     pub sum: i64,
+}
+
+impl std::fmt::Display for LevelStats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "n={} positions={} wins={} draws={} losses={} sum={}",
+            self.seeds, self.positions, self.wins, self.draws, self.losses, self.sum
+        )
+    }
 }
 
 /// Whether a board of `pits_per_row` pits a side can occur with its first
@@ -866,7 +894,7 @@ pub fn verify(
     for n in 0..=db.max_seeds() {
         let total = ix.count(n);
         checked += total;
-        each_board(db, n, opts, (1, start), progress, &|idx, board, _| {
+        each_board(db, n, opts, ((1, 1), start), progress, &|idx, board, _| {
             let stored = db.value_at(n, idx) as i32;
             let expected = expected_value(db, board, n);
             let in_range = stored.unsigned_abs() as usize <= n;
@@ -880,7 +908,7 @@ pub fn verify(
                 });
             }
         });
-        progress(&BuildProgress::at(n, total, 1, total, true, start));
+        progress(&BuildProgress::at(n, total, (1, 1), total, true, start));
     }
     let mut bad = bad.into_inner();
     bad.sort_by_key(|m| (m.seeds, m.index));
