@@ -216,6 +216,18 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Whether the search looks past its horizon at tactical moves (see
+    /// [`Game::is_tactical`]) before it trusts the static evaluation.
+    const QUIESCENCE: bool = false;
+
+    /// Whether the move that led from `self` to `child` is tactical: one that
+    /// changes the material at once (a capture), so that an evaluation taken
+    /// just before it would be misleading. Only asked where
+    /// [`Game::QUIESCENCE`] is set.
+    fn is_tactical(&self, _child: &Self) -> bool {
+        false
+    }
+
     /// A 64-bit hash of the whole position (board, stores or hands, side to
     /// move and any state the rules keep). Equal positions hash equally.
     fn hash(&self) -> u64;
@@ -254,6 +266,36 @@ pub trait Evaluator<G>: Clone + Copy + Default + fmt::Debug + Send + Sync + 'sta
 
     /// The terms that add up to `evaluate`, named, for the `eval` command.
     fn terms(&self, pos: &G) -> Vec<(&'static str, i32)>;
+
+    /// The features of the variant's linear evaluation, which `kete tune`
+    /// fits to game results; empty where the variant has none.
+    const FEATURES: &'static [&'static str] = &[];
+
+    /// The weights of those features now, (opening, endgame) each: where
+    /// `kete tune` starts from.
+    const WEIGHTS: &'static [(i32, i32)] = &[];
+
+    /// Writes the features of `pos` (a game not over), seen from the side to
+    /// move, into `out` (as long as [`Evaluator::FEATURES`]) and returns the
+    /// game's phase, from [`PHASE`] (every seed in play) down to 0.
+    fn features(_pos: &G, _out: &mut [i32]) -> i32 {
+        PHASE
+    }
+}
+
+/// The phase of a game at its start: a linear evaluation blends a weight for
+/// the opening (`phase == PHASE`) with one for the bare board (`phase == 0`).
+pub const PHASE: i32 = 256;
+
+/// A linear evaluation: each feature times its weight, the weight blended
+/// between its opening and its endgame value by `phase`.
+pub fn linear_eval(weights: &[(i32, i32)], features: &[i32], phase: i32) -> i32 {
+    let (mut open, mut end) = (0i32, 0i32);
+    for (&(o, e), &f) in weights.iter().zip(features) {
+        open += o * f;
+        end += e * f;
+    }
+    (open * phase + end * (PHASE - phase)) / PHASE
 }
 
 /// A game in progress with its history: the referee's view. It applies the

@@ -13,6 +13,7 @@ pub mod perft;
 pub mod protocol;
 pub mod search;
 pub mod solve;
+pub mod tune;
 pub mod variants;
 
 pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};

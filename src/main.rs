@@ -37,6 +37,8 @@ enum Command {
     Solve(SolveCmd),
     /// Build, verify and count endgame databases.
     Egtb(kete::solve::cli::EgtbArgs),
+    /// Fit the evaluation to game results: `tune gen`, then `tune fit`.
+    Tune(kete::tune::TuneArgs),
 }
 
 #[derive(Args)]
@@ -142,6 +144,10 @@ fn run() -> Result<()> {
             kete::solve::cli::run_solve(a.variant.variant().map_err(|e| anyhow!(e))?, &a.solve)
         }
         Some(Command::Egtb(a)) => kete::solve::cli::run_egtb(&a),
+        Some(Command::Tune(a)) => {
+            let line: Vec<String> = std::env::args().skip(1).collect();
+            kete::tune::run(&a, format!("kete {}", line.join(" ")))
+        }
     };
     // A reader that closed the pipe early (`| head`) is not a failure.
     if let Err(e) = &result

@@ -7,7 +7,7 @@
 //! pit `m-1-i`.
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval};
 
 /// Most seeds per pit at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -318,20 +318,62 @@ pub fn check_rules(rules: &KalahRules) -> Result<(), String> {
 /// Kalah's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KalahEval {
-    /// Store difference plus what the seeds on each side and the extra turns
-    /// on offer are likely worth.
+    /// The hand-picked evaluation: store difference plus what the seeds on
+    /// each side and the extra turns on offer are likely worth. It stays the
+    /// default until the tuned one wins an SPRT against it.
     #[default]
     Default,
+    /// The linear evaluation over [`KalahEval::FEATURES`] with the weights
+    /// of `weights/kalah.rs`, which `kete tune` fits to game results.
+    Tuned,
     /// The store difference alone.
     Store,
 }
 
+/// The tuned weights, one (opening, endgame) pair per feature.
+#[path = "weights/kalah.rs"]
+mod weights;
+
+/// Features per side, in the order of [`KalahEval::FEATURES`] after `store`.
+const SIDE_FEATURES: usize = 13;
+
 impl Evaluator<Kalah> for KalahEval {
-    const NAMES: &'static [&'static str] = &["default", "store"];
+    const NAMES: &'static [&'static str] = &["default", "tuned", "store"];
+
+    const FEATURES: &'static [&'static str] = &[
+        "store",
+        "seeds_me",
+        "empty_me",
+        "extra_me",
+        "capture_me",
+        "d0_me",
+        "d1_me",
+        "d2_me",
+        "d3_me",
+        "d4_me",
+        "d5_me",
+        "d6_me",
+        "d7_me",
+        "seeds_opp",
+        "empty_opp",
+        "extra_opp",
+        "capture_opp",
+        "d0_opp",
+        "d1_opp",
+        "d2_opp",
+        "d3_opp",
+        "d4_opp",
+        "d5_opp",
+        "d6_opp",
+        "d7_opp",
+    ];
+
+    const WEIGHTS: &'static [(i32, i32)] = &weights::WEIGHTS;
 
     fn by_name(name: &str) -> Option<Self> {
         match name.to_ascii_lowercase().as_str() {
             "default" => Some(KalahEval::Default),
+            "tuned" => Some(KalahEval::Tuned),
             "store" => Some(KalahEval::Store),
             _ => None,
         }
@@ -340,22 +382,88 @@ impl Evaluator<Kalah> for KalahEval {
     fn name(&self) -> &'static str {
         match self {
             KalahEval::Default => "default",
+            KalahEval::Tuned => "tuned",
             KalahEval::Store => "store",
         }
     }
 
     fn evaluate(&self, pos: &Kalah) -> i32 {
-        self.parts(pos).iter().sum()
+        match self {
+            KalahEval::Tuned => {
+                let mut f = [0; 1 + 2 * SIDE_FEATURES];
+                let phase = Self::features(pos, &mut f);
+                linear_eval(&weights::WEIGHTS, &f, phase)
+            }
+            _ => self.parts(pos).iter().sum(),
+        }
     }
 
     fn terms(&self, pos: &Kalah) -> Vec<(&'static str, i32)> {
-        let parts = self.parts(pos);
-        let n = if *self == KalahEval::Store { 1 } else { 3 };
-        ["store", "side", "extra"]
-            .into_iter()
-            .zip(parts)
-            .take(n)
-            .collect()
+        match self {
+            KalahEval::Tuned => {
+                let mut f = [0; 1 + 2 * SIDE_FEATURES];
+                let phase = Self::features(pos, &mut f);
+                Self::FEATURES
+                    .iter()
+                    .zip(weights::WEIGHTS.iter().zip(f))
+                    .filter(|(_, (_, v))| *v != 0)
+                    .map(|(&name, (&w, v))| (name, linear_eval(&[w], &[v], phase)))
+                    .collect()
+            }
+            _ => {
+                let parts = self.parts(pos);
+                let n = if *self == KalahEval::Store { 1 } else { 3 };
+                ["store", "side", "extra"]
+                    .into_iter()
+                    .zip(parts)
+                    .take(n)
+                    .collect()
+            }
+        }
+    }
+
+    fn features(pos: &Kalah, out: &mut [i32]) -> i32 {
+        let me = pos.side;
+        out[0] = pos.store(me) as i32 - pos.store(me.other()) as i32;
+        pos.side_features(me, &mut out[1..1 + SIDE_FEATURES]);
+        pos.side_features(me.other(), &mut out[1 + SIDE_FEATURES..]);
+        let board = (byte_sum(pos.w[0]) + byte_sum(pos.w[1])) as i32;
+        let total = 2 * pos.pits as i32 * pos.seeds as i32;
+        (PHASE * board / total.max(1)).min(PHASE)
+    }
+}
+
+impl Kalah {
+    /// One side's features, as if it were that side's turn: seeds in its row;
+    /// empty pits; pits whose last seed reaches its store (an extra turn);
+    /// the most one move of less than a lap could capture; and the seeds of
+    /// each pit by its distance from the store (0 = the pit next to it).
+    fn side_features(&self, side: Side, out: &mut [i32]) {
+        let m = self.pits as usize;
+        let own = self.w[side.index()];
+        let opp = self.w[side.other().index()];
+        let (mut seeds, mut empty, mut extra, mut capture) = (0, 0, 0, 0);
+        out[4..].fill(0);
+        for i in 0..m {
+            let v = byte(own, i as u32) as usize;
+            seeds += v as i32;
+            if v == 0 {
+                empty += 1;
+            } else if v == m - i {
+                extra += 1;
+            } else if i + v < m {
+                let j = i + v;
+                let opposite = byte(opp, (m - 1 - j) as u32) as i32;
+                if byte(own, j as u32) == 0 && opposite > 0 {
+                    capture = capture.max(opposite + 1);
+                }
+            }
+            out[4 + (m - 1 - i).min(7)] = v as i32;
+        }
+        out[0] = seeds;
+        out[1] = empty;
+        out[2] = extra;
+        out[3] = capture;
     }
 }
 

@@ -5,7 +5,7 @@
 //! never sown into.
 
 use super::two_row::{self, MAX_PITS};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval};
 
 /// Most seeds per house at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -316,6 +316,12 @@ impl Game for Oware {
         self.candidates().count()
     }
 
+    const QUIESCENCE: bool = false;
+
+    fn is_tactical(&self, child: &Oware) -> bool {
+        child.store(self.side) > self.store(self.side)
+    }
+
     fn play(&self, mv: HouseMove) -> Oware {
         let s = self.sow(mv, self.rules == RuleSet::Awari);
         let mut next = s.next;
@@ -460,19 +466,65 @@ pub fn check_rules(rules: &OwareRules) -> Result<(), String> {
 /// Oware's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OwareEval {
-    /// Store difference, mobility and houses open to capture.
+    /// The linear evaluation over [`OwareEval::FEATURES`] with the weights
+    /// `kete tune` fitted to game results (`weights/oware.rs`).
     #[default]
     Default,
+    /// The first, hand-picked evaluation: store difference, mobility, houses
+    /// open to capture and seeds at home.
+    Classic,
     /// The store difference alone.
     Store,
 }
 
+/// The tuned weights, one (opening, endgame) pair per feature.
+#[path = "weights/oware.rs"]
+mod weights;
+
+/// Features per side, in the order of [`OwareEval::FEATURES`] after `store`.
+const SIDE_FEATURES: usize = 14;
+
 impl Evaluator<Oware> for OwareEval {
-    const NAMES: &'static [&'static str] = &["default", "store"];
+    const NAMES: &'static [&'static str] = &["default", "classic", "store"];
+
+    const FEATURES: &'static [&'static str] = &[
+        "store",
+        "seeds_me",
+        "empty_me",
+        "weak_me",
+        "kroo_me",
+        "tempo_me",
+        "capture_me",
+        "d0_me",
+        "d1_me",
+        "d2_me",
+        "d3_me",
+        "d4_me",
+        "d5_me",
+        "d6_me",
+        "d7_me",
+        "seeds_opp",
+        "empty_opp",
+        "weak_opp",
+        "kroo_opp",
+        "tempo_opp",
+        "capture_opp",
+        "d0_opp",
+        "d1_opp",
+        "d2_opp",
+        "d3_opp",
+        "d4_opp",
+        "d5_opp",
+        "d6_opp",
+        "d7_opp",
+    ];
+
+    const WEIGHTS: &'static [(i32, i32)] = &weights::WEIGHTS;
 
     fn by_name(name: &str) -> Option<Self> {
         match name.to_ascii_lowercase().as_str() {
             "default" => Some(OwareEval::Default),
+            "classic" => Some(OwareEval::Classic),
             "store" => Some(OwareEval::Store),
             _ => None,
         }
@@ -481,28 +533,143 @@ impl Evaluator<Oware> for OwareEval {
     fn name(&self) -> &'static str {
         match self {
             OwareEval::Default => "default",
+            OwareEval::Classic => "classic",
             OwareEval::Store => "store",
         }
     }
 
     fn evaluate(&self, pos: &Oware) -> i32 {
-        self.parts(pos).iter().sum()
+        match self {
+            OwareEval::Default => {
+                let mut f = [0; 1 + 2 * SIDE_FEATURES];
+                let phase = Self::features(pos, &mut f);
+                linear_eval(&weights::WEIGHTS, &f, phase)
+            }
+            _ => self.classic_parts(pos).iter().sum(),
+        }
     }
 
     fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
-        let parts = self.parts(pos);
-        let n = if *self == OwareEval::Store { 1 } else { 4 };
-        ["store", "mobility", "vulnerable", "home"]
-            .into_iter()
-            .zip(parts)
-            .take(n)
-            .collect()
+        match self {
+            OwareEval::Default => {
+                let mut f = [0; 1 + 2 * SIDE_FEATURES];
+                let phase = Self::features(pos, &mut f);
+                Self::FEATURES
+                    .iter()
+                    .zip(weights::WEIGHTS.iter().zip(f))
+                    .filter(|(_, (_, v))| *v != 0)
+                    .map(|(&name, (&w, v))| (name, linear_eval(&[w], &[v], phase)))
+                    .collect()
+            }
+            _ => {
+                let parts = self.classic_parts(pos);
+                let n = if *self == OwareEval::Store { 1 } else { 4 };
+                ["store", "mobility", "vulnerable", "home"]
+                    .into_iter()
+                    .zip(parts)
+                    .take(n)
+                    .collect()
+            }
+        }
+    }
+
+    fn features(pos: &Oware, out: &mut [i32]) -> i32 {
+        let me = pos.side;
+        out[0] = pos.store(me) as i32 - pos.store(me.other()) as i32;
+        pos.side_features(me, &mut out[1..1 + SIDE_FEATURES]);
+        pos.side_features(me.other(), &mut out[1 + SIDE_FEATURES..]);
+        let board = (pos.row_seeds(Side::South) + pos.row_seeds(Side::North)) as i32;
+        (PHASE * board / pos.total().max(1) as i32).min(PHASE)
+    }
+}
+
+impl Oware {
+    /// One side's features, as if it were that side's turn: seeds in its row;
+    /// empty houses (moves it lacks); houses of 1 or 2 (the opponent captures
+    /// them by sowing into them); houses that can lap the board (a kroo);
+    /// moves that stay in its own row (tempo before it must feed); the most it
+    /// could capture with one move; and the seeds of each house by its
+    /// distance from the opponent's row (0 = the last house before it).
+    fn side_features(&self, side: Side, out: &mut [i32]) {
+        let m = self.m();
+        let row = &self.cells[self.row_range(side)];
+        let mut seeds = 0;
+        let mut empty = 0;
+        let mut weak = 0;
+        let mut kroo = 0;
+        let mut tempo = 0;
+        out[6..].fill(0);
+        for (i, &v) in row.iter().enumerate() {
+            let v = v as usize;
+            seeds += v as i32;
+            match v {
+                0 => empty += 1,
+                1 | 2 => weak += 1,
+                _ => {}
+            }
+            if v >= 2 * m {
+                kroo += 1;
+            }
+            if v > 0 && i + v < m {
+                tempo += 1;
+            }
+            out[6 + (m - 1 - i).min(7)] = v as i32;
+        }
+        out[0] = seeds;
+        out[1] = empty;
+        out[2] = weak;
+        out[3] = kroo;
+        out[4] = tempo;
+        out[5] = self.best_capture(side) as i32;
+    }
+
+    /// The most seeds `side` could capture with one move if it were its turn
+    /// (a grand slam counts as nothing). Short sowings are worked out from
+    /// the houses they reach; only a lap plays the move.
+    fn best_capture(&self, side: Side) -> u32 {
+        let m = self.m();
+        let own = &self.cells[self.row_range(side)];
+        let opp = &self.cells[self.row_range(side.other())];
+        let opp_total: u32 = opp.iter().map(|&v| v as u32).sum();
+        let mut best = 0;
+        for (i, &v) in own.iter().enumerate() {
+            let k = v as usize;
+            if k == 0 || i + k < m {
+                continue;
+            }
+            let taken = if i + k < 2 * m {
+                // The last seed falls in the opponent's house j and every
+                // house of his up to j got one seed.
+                let j = i + k - m;
+                let mut taken = 0;
+                for t in (0..=j).rev() {
+                    let after = opp[t] as u32 + 1;
+                    if after != 2 && after != 3 {
+                        break;
+                    }
+                    taken += after;
+                }
+                if taken == opp_total + j as u32 + 1 {
+                    // A grand slam: illegal or capturing nothing.
+                    0
+                } else {
+                    taken
+                }
+            } else {
+                let mut from = *self;
+                from.side = side;
+                let s = from.sow(i as u8, false);
+                s.next.store(side) - self.store(side)
+            };
+            best = best.max(taken);
+        }
+        best
     }
 }
 
 impl OwareEval {
-    /// The terms store, mobility, vulnerable and home.
-    fn parts(&self, pos: &Oware) -> [i32; 4] {
+    /// The hand-picked terms store, mobility, vulnerable and home.
+    fn classic_parts(&self, pos: &Oware) -> [i32; 4] {
         let me = pos.side;
         let opp = me.other();
         let store = 100 * (pos.store(me) as i32 - pos.store(opp) as i32);
@@ -520,5 +687,80 @@ impl OwareEval {
         // tempo for the endgame.
         let home = 5 * (pos.row_seeds(me) as i32 - pos.row_seeds(opp) as i32);
         [store, mobility, vulnerable, home]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// Positions reached by random play from the start, under both rule sets.
+    fn random_positions(count: usize) -> Vec<Oware> {
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut out = Vec::new();
+        let mut moves = Vec::new();
+        for rules in [RuleSet::Awari, RuleSet::Abapa] {
+            let r = OwareRules {
+                rules,
+                ..OwareRules::default()
+            };
+            while out.len() < count {
+                let mut pos = Oware::start(&r);
+                // Random play may cycle for ever: games are cut at 200 plies.
+                for _ in 0..200 {
+                    pos.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    out.push(pos);
+                    pos = pos.play(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        out
+    }
+
+    /// The capture feature is worked out from the houses a sowing reaches;
+    /// it must equal the most that sowing each house really takes.
+    #[test]
+    fn best_capture_equals_the_largest_sowing_capture() {
+        for pos in random_positions(4_000) {
+            for side in [Side::South, Side::North] {
+                let mut from = pos;
+                from.side = side;
+                let real = (0..pos.m() as u8)
+                    .filter(|&i| from.cells[from.row_range(side).start + i as usize] > 0)
+                    .map(|i| from.sow(i, false).next.store(side) - pos.store(side))
+                    .max()
+                    .unwrap_or(0);
+                assert_eq!(pos.best_capture(side), real, "{}", pos.to_notation());
+            }
+        }
+    }
+
+    /// A position and its mirror image with the other side to move have the
+    /// same features: the evaluation sees only the side to move's view.
+    #[test]
+    fn features_do_not_depend_on_the_colour_to_move() {
+        let n = OwareEval::FEATURES.len();
+        for pos in random_positions(2_000) {
+            let m = pos.m();
+            let mut mirror = pos;
+            mirror.cells[..m].copy_from_slice(&pos.cells[m..2 * m]);
+            mirror.cells[m..2 * m].copy_from_slice(&pos.cells[..m]);
+            mirror.cells[STORE] = pos.cells[STORE + 1];
+            mirror.cells[STORE + 1] = pos.cells[STORE];
+            mirror.side = pos.side.other();
+            let (mut a, mut b) = (vec![0; n], vec![0; n]);
+            let pa = OwareEval::features(&pos, &mut a);
+            let pb = OwareEval::features(&mirror, &mut b);
+            assert_eq!((pa, a), (pb, b), "{}", pos.to_notation());
+            assert_eq!(
+                OwareEval::Default.evaluate(&pos),
+                OwareEval::Default.evaluate(&mirror)
+            );
+        }
     }
 }
