@@ -216,18 +216,6 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
-    /// Whether the search looks past its horizon at tactical moves (see
-    /// [`Game::is_tactical`]) before it trusts the static evaluation.
-    const QUIESCENCE: bool = false;
-
-    /// Whether the move that led from `self` to `child` is tactical: one that
-    /// changes the material at once (a capture), so that an evaluation taken
-    /// just before it would be misleading. Only asked where
-    /// [`Game::QUIESCENCE`] is set.
-    fn is_tactical(&self, _child: &Self) -> bool {
-        false
-    }
-
     /// A 64-bit hash of the whole position (board, stores or hands, side to
     /// move and any state the rules keep). Equal positions hash equally.
     fn hash(&self) -> u64;

@@ -27,8 +27,6 @@ pub const WIN: i32 = 100_000_000;
 pub const MAX_PLY: usize = 512;
 /// Deepest nominal depth of an iteration.
 pub const MAX_DEPTH: u32 = 200;
-/// Longest run of tactical moves past the horizon.
-const MAX_QUIESCENCE: usize = 6;
 
 /// What the search shares between its threads and with the protocol: the
 /// table and the stop signal. `stop` belongs to the caller: set it to end a
@@ -348,9 +346,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 return terminal_score(&o, side, ply);
             }
             self.horizons += 1;
-            if G::QUIESCENCE {
-                return self.quiesce(pos, ply, alpha, beta, 0);
-            }
             return self.evaluate(pos);
         }
 
@@ -495,57 +490,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 },
             );
         }
-        best
-    }
-
-    /// Past the horizon: the static evaluation, unless a tactical move (a
-    /// capture) does better for the side to move, which may always decline
-    /// them ("stand pat"). Bounded in length so that capture chains end.
-    fn quiesce(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32, qply: usize) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 255 == 0 {
-            self.check_limits();
-        }
-        if self.aborted {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        let side = pos.side_to_move();
-        let stand = self.evaluate(pos);
-        if stand >= beta || qply >= MAX_QUIESCENCE || ply >= MAX_PLY {
-            return stand;
-        }
-        let mut best = stand;
-        alpha = alpha.max(stand);
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        pos.legal_moves(&mut moves);
-        for &mv in &moves {
-            let child = pos.play(mv);
-            if !pos.is_tactical(&child) {
-                continue;
-            }
-            let score = match child.outcome() {
-                Some(o) => terminal_score(&o, side, ply + 1),
-                None if child.side_to_move() == side => {
-                    self.quiesce(&child, ply + 1, alpha, beta, qply + 1)
-                }
-                None => -self.quiesce(&child, ply + 1, -beta, -alpha, qply + 1),
-            };
-            if self.aborted {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.buffers[ply] = moves;
         best
     }
 

@@ -316,12 +316,6 @@ impl Game for Oware {
         self.candidates().count()
     }
 
-    const QUIESCENCE: bool = false;
-
-    fn is_tactical(&self, child: &Oware) -> bool {
-        child.store(self.side) > self.store(self.side)
-    }
-
     fn play(&self, mv: HouseMove) -> Oware {
         let s = self.sow(mv, self.rules == RuleSet::Awari);
         let mut next = s.next;
