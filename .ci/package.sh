@@ -8,6 +8,7 @@ limit=$((3 * 1024 * 1024))
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 crate="target/package/kete-$version.crate"
 rm -f "$crate"
+mkdir -p target # a fresh clone has none yet
 start=$(date +%s)
 # --allow-dirty: a local run may have uncommitted edits; CI's clone has none.
 if ! cargo package --allow-dirty >target/package.log 2>&1; then
