@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use kete::cli::VariantArgs;
 use kete::game::Game;
 use kete::perft::{perft, perft_divide};
@@ -37,6 +37,11 @@ enum Command {
     Solve(SolveCmd),
     /// Build, verify and count endgame databases.
     Egtb(kete::solve::cli::EgtbArgs),
+    /// Print a shell completion script for kete (e.g. `kete completions bash`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Args)]
@@ -142,6 +147,10 @@ fn run() -> Result<()> {
             kete::solve::cli::run_solve(a.variant.variant().map_err(|e| anyhow!(e))?, &a.solve)
         }
         Some(Command::Egtb(a)) => kete::solve::cli::run_egtb(&a),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "kete", &mut std::io::stdout());
+            Ok(())
+        }
     };
     // A reader that closed the pipe early (`| head`) is not a failure.
     if let Err(e) = &result
