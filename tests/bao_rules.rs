@@ -560,6 +560,35 @@ fn takasa_may_never_empty_the_own_front_row_lone_kichwa_sows_to_centre() {
 }
 
 #[test]
+fn takasa_may_never_empty_the_own_front_row_not_even_while_a_lone_kichwa_lap_wraps_round() {
+    // Mtaji, North to move without a capture; a1 (9 seeds) is North's only
+    // occupied front pit. Sown toward the back row (a1<) its 9 seeds fill
+    // b1..b8 and the ninth wraps round to a8: the lap ends in the front row,
+    // but the row was empty from the first seed to the ninth. Only a1> .
+    let rules = BaoRules::kujifunza();
+    let north = "2,2,2,2,2,2,0,1/0,0,0,0,0,0,0,9/0,5,1,4,11,3,1,1/1,0,2,5,1,2,0,5-0-0-LL-N-x-1";
+    // The same board seen from the other side: South to move, A1 lone.
+    let south = "5,0,2,1,5,2,0,1/1,1,3,11,4,1,5,0/9,0,0,0,0,0,0,0/1,0,2,2,2,2,2,2-0-0-LL-S-x-1";
+    for (token, only, back) in [(north, "a1>", "a1<"), (south, "A1>", "A1<")] {
+        let p = Bao::from_notation(&rules, token).unwrap();
+        assert_eq!(legal(&p), set(&[only]), "{token}");
+        let mv = BaoMove {
+            pit: 0,
+            cw: false,
+            safari: false,
+        };
+        assert_eq!(p.format_move(mv), back);
+        assert_eq!(p.run(mv).unwrap_err(), Refusal::EmptiesFrontRow);
+        assert!(p.parse_move(back).is_err());
+        // Under kichwa-only the same lap is refused by Donkers 3.5b.
+        let mut lenient = rules;
+        lenient.set_option("FrontRow", "kichwa-only").unwrap();
+        let p = Bao::from_notation(&lenient, token).unwrap();
+        assert_eq!(legal(&p), set(&[only]), "{token} kichwa-only");
+    }
+}
+
+#[test]
 fn namua_takasa_lap_ending_in_the_functional_nyumba_stops() {
     // A3 (1 + 1) clockwise: A4, A5 (6 -> 7, functional): the move ends there.
     let p = pos(
