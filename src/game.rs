@@ -216,6 +216,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Every seed of the game: on the board, in stores and in hands. No
+    /// rule creates or destroys a seed, so it is the same all game long
+    /// (the generic test battery checks that).
+    fn total_seeds(&self) -> u32;
+
     /// A 64-bit hash of the whole position (board, stores or hands, side to
     /// move and any state the rules keep). Equal positions hash equally.
     fn hash(&self) -> u64;

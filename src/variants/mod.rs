@@ -9,6 +9,8 @@ pub mod oware;
 pub mod two_row;
 
 use crate::game::Game;
+use crate::solve::SolveGame;
+use crate::solve::db::DbSpec;
 use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Capture, Kalah, KalahRules};
@@ -60,6 +62,20 @@ pub struct VariantOption {
 pub trait VariantVisitor {
     type Output;
     fn visit<G: Game>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// Something to do with a variant's game type that depends on what the
+/// solver can do with it: [`Variant::visit_solver`] says, for every variant,
+/// whether it can be solved exactly and whether it has endgame databases.
+pub trait SolveVisitor {
+    type Output;
+    /// Solvable, and endgame databases describe its positions (whether one
+    /// exists for particular rules, [`DbSpec::db_game`] says).
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Self::Output;
+    /// Solvable by counting seeds, without databases.
+    fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output;
+    /// Not solvable by kete's solver: `why`.
+    fn unsolvable<G: Game>(self, rules: G::Rules, why: &'static str) -> Self::Output;
 }
 
 impl Default for Variant {
@@ -296,6 +312,21 @@ impl Variant {
                 vec![("Pits", r.pits.to_string()), ("Seeds", r.seeds.to_string())]
             }
             Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => r.option_values(),
+        }
+    }
+
+    /// Runs `visitor` with this variant's game type, rules and what the
+    /// solver can do with it. The one place that says so: the match has no
+    /// catch-all arm, so a new variant does not compile until it is placed.
+    pub fn visit_solver<V: SolveVisitor>(&self, visitor: V) -> V::Output {
+        const NOT_COUNTED: &str = "it is decided without counting seeds";
+        match self {
+            Variant::Kalah(r) => visitor.with_databases::<Kalah>(*r),
+            Variant::Oware(r) => visitor.with_databases::<Oware>(*r),
+            Variant::EnDodoi(r) => visitor.solvable::<EnDodoi>(*r),
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => {
+                visitor.unsolvable::<Bao>(*r, NOT_COUNTED)
+            }
         }
     }
 
