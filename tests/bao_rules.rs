@@ -8,59 +8,8 @@ use kete::game::{Game, GameResult, Side};
 use kete::variants::Variant;
 use kete::variants::bao::{Bao, BaoMove, BaoRules, Refusal};
 
-type Rows = [[u8; 8]; 4];
-const Z: [u8; 8] = [0; 8];
-
-fn token(r: Rows, hands: (u8, u8), own: &str, side: &str, tak: &str) -> String {
-    let row = |v: &[u8; 8]| {
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    format!(
-        "{}/{}/{}/{}-{}-{}-{own}-{side}-{tak}-0",
-        row(&r[0]),
-        row(&r[1]),
-        row(&r[2]),
-        row(&r[3]),
-        hands.0,
-        hands.1
-    )
-}
-
-fn pos(r: Rows, hands: (u8, u8), own: &str, side: &str) -> Bao {
-    Bao::from_notation(&BaoRules::kiswahili(), &token(r, hands, own, side, "x")).unwrap()
-}
-
-fn rows(p: &Bao) -> Rows {
-    let t = p.to_notation();
-    let mut out = [[0u8; 8]; 4];
-    for (i, r) in t.split('-').next().unwrap().split('/').enumerate() {
-        for (j, v) in r.split(',').enumerate() {
-            out[i][j] = v.parse().unwrap();
-        }
-    }
-    out
-}
-
-fn legal(p: &Bao) -> Vec<String> {
-    let mut m = Vec::new();
-    p.legal_moves(&mut m);
-    let mut v: Vec<String> = m.iter().map(|&m| p.format_move(m)).collect();
-    v.sort();
-    v
-}
-
-fn set(moves: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
-fn play(p: &Bao, mv: &str) -> Bao {
-    p.play(p.parse_move(mv).unwrap())
-}
+mod common;
+use common::bao::{Z, legal, play, pos, rows, set, token};
 
 fn seeds(p: &Bao) -> u32 {
     [Side::South, Side::North]

@@ -8,6 +8,10 @@
 use kete::game::{Game, GameRecord, GameResult, MoveError, Outcome, Side};
 use kete::variants::kalah::{Capture, Kalah, KalahRules};
 
+mod common;
+use common::rng::Rng;
+use common::two_row::{Model, agree, letter, random_token};
+
 /// Rules whose size follows the token (2m+3 fields).
 fn rules_for(text: &str, seeds: u8, capture: Capture) -> KalahRules {
     let pits = ((text.split('-').count() - 3) / 2) as u8;
@@ -617,19 +621,21 @@ impl Naive {
     }
 }
 
-/// xorshift64*: a small deterministic generator for the random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+impl Model for Naive {
+    fn notation(&self) -> String {
+        Naive::notation(self)
     }
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    fn outcome(&self) -> Option<Outcome> {
+        Naive::outcome(self)
+    }
+
+    fn legal(&self) -> Vec<usize> {
+        Naive::legal(self)
+    }
+
+    fn pits(&self) -> usize {
+        self.m
     }
 }
 
@@ -637,62 +643,13 @@ impl Rng {
 /// stores, sometimes with a large heap in one pit (long laps).
 fn random_position(rng: &mut Rng, rules: &KalahRules) -> Kalah {
     let m = rules.pits as usize;
-    let total = 2 * m * rules.seeds as usize;
-    let mut slots = vec![0usize; 2 * m + 2];
-    let mut left = total;
-    if rng.below(3) == 0 {
-        let heap = rng.below(total + 1);
-        slots[rng.below(2 * m)] += heap;
-        left -= heap;
-    }
-    for _ in 0..left {
-        // Stores get fewer seeds than pits so that games last a while.
-        let k = if rng.below(4) == 0 {
-            rng.below(2 * m + 2)
-        } else {
-            rng.below(2 * m)
-        };
-        slots[k] += 1;
-    }
-    let side = if rng.below(2) == 0 { "S" } else { "N" };
-    let text = format!(
-        "{}-{side}",
-        slots
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join("-")
-    );
+    let text = random_token(rng, m, 2 * m * rules.seeds as usize, 4);
     Kalah::from_notation(rules, &text).unwrap()
-}
-
-fn agree(engine: &Kalah, naive: &Naive, context: &str) {
-    assert_eq!(engine.to_notation(), naive.notation(), "{context}");
-    assert_eq!(engine.outcome(), naive.outcome(), "{context}");
-    let mut moves = Vec::new();
-    engine.legal_moves(&mut moves);
-    let mut got: Vec<usize> = moves.iter().map(|&m| m as usize).collect();
-    got.sort();
-    assert_eq!(got, naive.legal(), "{context}");
-    assert_eq!(engine.count_legal_moves(), got.len(), "{context}");
-    for i in 0..naive.m {
-        let letter = two_letter(engine.side_to_move(), i);
-        assert_eq!(
-            engine.parse_move(&letter).is_ok(),
-            got.contains(&i),
-            "{context}: {letter}"
-        );
-    }
-}
-
-fn two_letter(side: Side, i: usize) -> String {
-    let base = if side == Side::South { b'A' } else { b'a' };
-    ((base + i as u8) as char).to_string()
 }
 
 #[test]
 fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     // Fewer games in unoptimised builds, where the naive model is slow.
     let games = if cfg!(debug_assertions) { 4 } else { 12 };
     for m in 1..=8u8 {
@@ -727,7 +684,7 @@ fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
                             engine.to_notation(),
                             naive.notation(),
                             "{context}: {} from {before}",
-                            two_letter(
+                            letter(
                                 if naive.side == 0 {
                                     Side::South
                                 } else {

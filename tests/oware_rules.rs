@@ -8,6 +8,10 @@
 use kete::game::{Game, GameRecord, GameResult, MoveError, Outcome, Side};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 
+mod common;
+use common::rng::Rng;
+use common::two_row::{Model, agree, letter, random_token};
+
 fn rules_for(text: &str, seeds: u8, rules: RuleSet, repetition: Repetition) -> OwareRules {
     let houses = ((text.split('-').count() - 3) / 2) as u8;
     OwareRules {
@@ -807,19 +811,21 @@ impl Naive {
     }
 }
 
-/// xorshift64*: a small deterministic generator for the random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+impl Model for Naive {
+    fn notation(&self) -> String {
+        Naive::notation(self)
     }
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    fn outcome(&self) -> Option<Outcome> {
+        Naive::outcome(self)
+    }
+
+    fn legal(&self) -> Vec<usize> {
+        Naive::legal(self)
+    }
+
+    fn pits(&self) -> usize {
+        self.m
     }
 }
 
@@ -827,61 +833,17 @@ impl Rng {
 /// lightly), sometimes with one large heap (long laps).
 fn random_position(rng: &mut Rng, rules: &OwareRules) -> Oware {
     let m = rules.houses as usize;
-    let total = 2 * m * rules.seeds as usize;
-    let mut slots = vec![0usize; 2 * m + 2];
-    let mut left = total;
-    if rng.below(3) == 0 {
-        let heap = rng.below(total + 1);
-        slots[rng.below(2 * m)] += heap;
-        left -= heap;
-    }
-    for _ in 0..left {
-        let k = if rng.below(5) == 0 {
-            rng.below(2 * m + 2)
-        } else {
-            rng.below(2 * m)
-        };
-        slots[k] += 1;
-    }
-    let side = if rng.below(2) == 0 { "S" } else { "N" };
-    let text = format!(
-        "{}-{side}",
-        slots
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join("-")
-    );
+    let text = random_token(rng, m, 2 * m * rules.seeds as usize, 5);
     Oware::from_notation(rules, &text).unwrap()
 }
 
-fn letter(side: usize, i: usize) -> String {
-    let base = if side == 0 { b'A' } else { b'a' };
-    ((base + i as u8) as char).to_string()
-}
-
-fn agree(engine: &Oware, naive: &Naive, context: &str) {
-    assert_eq!(engine.to_notation(), naive.notation(), "{context}");
-    assert_eq!(engine.outcome(), naive.outcome(), "{context}");
-    let mut moves = Vec::new();
-    engine.legal_moves(&mut moves);
-    let mut got: Vec<usize> = moves.iter().map(|&m| m as usize).collect();
-    got.sort();
-    assert_eq!(got, naive.legal(), "{context}");
-    assert_eq!(engine.count_legal_moves(), got.len(), "{context}");
-    for i in 0..naive.m {
-        assert_eq!(
-            engine.parse_move(&letter(naive.side, i)).is_ok(),
-            got.contains(&i),
-            "{context}: {}",
-            letter(naive.side, i)
-        );
-    }
+fn side(i: usize) -> Side {
+    if i == 0 { Side::South } else { Side::North }
 }
 
 #[test]
 fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     // Fewer games in unoptimised builds, where the naive model is slow.
     let games = if cfg!(debug_assertions) { 4 } else { 12 };
     for m in 1..=8u8 {
@@ -923,7 +885,7 @@ fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
                             engine.to_notation(),
                             naive.notation(),
                             "{context}: {} from {before}",
-                            letter(mover, i)
+                            letter(side(mover), i)
                         );
                     }
                 }

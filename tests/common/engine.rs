@@ -1,5 +1,4 @@
 //! Drives the real `kete` binary over pipes, for the integration tests.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
