@@ -57,16 +57,7 @@ enum ToyEval {
 }
 
 impl Evaluator<Toy> for ToyEval {
-    const NAMES: &'static [&'static str] = &["stores"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        name.eq_ignore_ascii_case("stores")
-            .then_some(ToyEval::Stores)
-    }
-
-    fn name(&self) -> &'static str {
-        "stores"
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[(ToyEval::Stores, &["stores"])];
 
     fn evaluate(&self, pos: &Toy) -> i32 {
         self.terms(pos).iter().map(|t| t.1).sum()

@@ -135,29 +135,15 @@ fn run<G: SolveGame>(
     out.line(&format!("bestmove {}", pos.format_move(best)));
 }
 
-/// The search's view of a loaded database for `variant`: the exact score of
-/// a position it holds (the banked margin plus the database's value of the
-/// seeds in play, in centiseeds), or `None` when the database does not fit
-/// the variant's rules.
-pub fn probe(variant: &Variant, db: &Arc<Egtb>) -> Option<Probe> {
-    struct MakeProbe<'a>(&'a Arc<Egtb>);
-    impl SolveVisitor for MakeProbe<'_> {
-        type Output = Option<Probe>;
-        fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Option<Probe> {
-            self.0.check::<G>(&rules).ok()?;
-            let db = self.0.clone();
-            Some(Probe(Arc::new(move |any| {
-                let pos = any.downcast_ref::<G>()?;
-                let v = Tablebase::<G>::probe(&*db, pos)?;
-                Some(100 * (pos.banked() + v))
-            })))
-        }
-        fn solvable<G: SolveGame>(self, _: G::Rules) -> Option<Probe> {
-            None
-        }
-        fn unsolvable<G: Game>(self, _: G::Rules, _: &'static str) -> Option<Probe> {
-            None
-        }
-    }
-    variant.visit_solver(MakeProbe(db))
+/// The search's view of a loaded database for positions of `G` under
+/// `rules`: the exact score of a position it holds (the banked margin plus
+/// the database's value of the seeds in play, in centiseeds), or `None`
+/// when the database does not fit those rules.
+pub fn probe<G: DbSpec>(db: &Arc<Egtb>, rules: &G::Rules) -> Option<Probe<G>> {
+    db.check::<G>(rules).ok()?;
+    let db = db.clone();
+    Some(Probe(Arc::new(move |pos: &G| {
+        let v = Tablebase::<G>::probe(&*db, pos)?;
+        Some(100 * (pos.banked() + v))
+    })))
 }

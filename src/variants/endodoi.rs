@@ -349,22 +349,10 @@ pub enum EnDodoiEval {
 }
 
 impl Evaluator<EnDodoi> for EnDodoiEval {
-    const NAMES: &'static [&'static str] = &["default", "captured"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(EnDodoiEval::Default),
-            "captured" | "plain" => Some(EnDodoiEval::Captured),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            EnDodoiEval::Default => "default",
-            EnDodoiEval::Captured => "captured",
-        }
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (EnDodoiEval::Default, &["default"]),
+        (EnDodoiEval::Captured, &["captured", "plain"]),
+    ];
 
     fn evaluate(&self, pos: &EnDodoi) -> i32 {
         self.terms(pos).iter().map(|t| t.1).sum()

@@ -334,22 +334,10 @@ pub enum KalahEval {
 }
 
 impl Evaluator<Kalah> for KalahEval {
-    const NAMES: &'static [&'static str] = &["default", "store"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(KalahEval::Default),
-            "store" => Some(KalahEval::Store),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            KalahEval::Default => "default",
-            KalahEval::Store => "store",
-        }
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (KalahEval::Default, &["default"]),
+        (KalahEval::Store, &["store"]),
+    ];
 
     fn evaluate(&self, pos: &Kalah) -> i32 {
         self.parts(pos).iter().sum()

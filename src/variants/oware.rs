@@ -532,22 +532,10 @@ pub enum OwareEval {
 }
 
 impl Evaluator<Oware> for OwareEval {
-    const NAMES: &'static [&'static str] = &["default", "store"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(OwareEval::Default),
-            "store" => Some(OwareEval::Store),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            OwareEval::Default => "default",
-            OwareEval::Store => "store",
-        }
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (OwareEval::Default, &["default"]),
+        (OwareEval::Store, &["store"]),
+    ];
 
     fn evaluate(&self, pos: &Oware) -> i32 {
         self.parts(pos).iter().sum()

@@ -64,10 +64,10 @@ pub fn check_game<G: Game>(rules: &G::Rules, seed: u64, effort: Effort) -> Check
     let seeds = start.total_seeds();
     check_divide(&start, effort.perft_depth, &context);
 
-    for name in <G::Eval as Evaluator<G>>::NAMES {
+    for name in <G::Eval as Evaluator<G>>::names() {
         let e = <G::Eval as Evaluator<G>>::by_name(name)
             .unwrap_or_else(|| panic!("{context}: evaluator {name} not found by its name"));
-        assert_eq!(e.name(), *name, "{context}");
+        assert_eq!(e.name(), name, "{context}");
     }
 
     let mut rng = Rng::new(seed);
@@ -150,7 +150,7 @@ fn check_position<G: Game>(pos: &G, seeds: u32, here: &str) {
         assert_eq!(next.rules(), pos.rules(), "{here}: after {t}");
     }
     if pos.outcome().is_none() {
-        for name in <G::Eval as Evaluator<G>>::NAMES {
+        for name in <G::Eval as Evaluator<G>>::names() {
             let e = <G::Eval as Evaluator<G>>::by_name(name).unwrap();
             let sum: i32 = e.terms(pos).iter().map(|(_, v)| v).sum();
             assert_eq!(sum, e.evaluate(pos), "{here}: {name}'s terms");
