@@ -69,6 +69,21 @@ impl<'a, G: Game> Perft<'a, G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
         pos.legal_moves(&mut moves);
+        if depth == 1 {
+            // The last ply: each move makes one sequence, whether or not it
+            // ends the game (by repetition too), so nothing below it is
+            // asked. Each move is still played: `black_box` keeps the
+            // optimiser from dropping the work perft is there to measure.
+            for &mv in &moves {
+                std::hint::black_box(pos.play(mv));
+            }
+            let n = moves.len() as u64;
+            self.buffers[depth as usize] = moves;
+            return PerftCount {
+                sequences: n,
+                played: n,
+            };
+        }
         let mut count = PerftCount::default();
         for &mv in &moves {
             let next = pos.play(mv);
