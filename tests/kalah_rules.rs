@@ -10,7 +10,7 @@ use kete::variants::kalah::{Capture, Kalah, KalahRules};
 
 mod common;
 use common::rng::Rng;
-use common::two_row::{Model, agree, letter, random_token};
+use common::two_row::{Model, random_game, random_token};
 
 /// Rules whose size follows the token (2m+3 fields).
 fn rules_for(text: &str, seeds: u8, capture: Capture) -> KalahRules {
@@ -548,15 +548,6 @@ impl Naive {
         self.pits.iter().any(|r| r.iter().all(|&v| v == 0))
     }
 
-    fn legal(&self) -> Vec<usize> {
-        if self.over() {
-            return Vec::new();
-        }
-        (0..self.m)
-            .filter(|&i| self.pits[self.side][i] > 0)
-            .collect()
-    }
-
     fn next(&self, p: Place) -> Place {
         match p {
             Place::Pit(r, j) if j + 1 < self.m => Place::Pit(r, j + 1),
@@ -601,6 +592,17 @@ impl Naive {
             self.side = 1 - s;
         }
     }
+}
+
+impl Model for Naive {
+    fn legal(&self) -> Vec<usize> {
+        if self.over() {
+            return Vec::new();
+        }
+        (0..self.m)
+            .filter(|&i| self.pits[self.side][i] > 0)
+            .collect()
+    }
 
     fn outcome(&self) -> Option<Outcome> {
         self.over().then(|| {
@@ -619,23 +621,13 @@ impl Naive {
         f.push(if self.side == 0 { "S" } else { "N" }.to_string());
         f.join("-")
     }
-}
-
-impl Model for Naive {
-    fn notation(&self) -> String {
-        Naive::notation(self)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Naive::outcome(self)
-    }
-
-    fn legal(&self) -> Vec<usize> {
-        Naive::legal(self)
-    }
 
     fn pits(&self) -> usize {
         self.m
+    }
+
+    fn play(&mut self, i: usize) {
+        Naive::play(self, i)
     }
 }
 
@@ -661,39 +653,14 @@ fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
                     capture,
                 };
                 for game in 0..games {
-                    let mut engine = if game < 2 {
+                    let engine = if game < 2 {
                         Kalah::start(&rules)
                     } else {
                         random_position(&mut rng, &rules)
                     };
-                    let mut naive = Naive::from_engine(&engine);
-                    let origin = engine.to_notation();
-                    for ply in 0..400 {
-                        let context =
-                            format!("Kalah({m},{n}) {capture:?} from {origin}, ply {ply}");
-                        agree(&engine, &naive, &context);
-                        let legal = naive.legal();
-                        if legal.is_empty() {
-                            break;
-                        }
-                        let i = legal[rng.below(legal.len())];
-                        let before = engine.to_notation();
-                        engine = engine.play(i as u8);
-                        naive.play(i);
-                        assert_eq!(
-                            engine.to_notation(),
-                            naive.notation(),
-                            "{context}: {} from {before}",
-                            letter(
-                                if naive.side == 0 {
-                                    Side::South
-                                } else {
-                                    Side::North
-                                },
-                                i
-                            )
-                        );
-                    }
+                    let naive = Naive::from_engine(&engine);
+                    let label = format!("Kalah({m},{n}) {capture:?}");
+                    random_game(engine, naive, &mut rng, 400, &label);
                 }
             }
         }

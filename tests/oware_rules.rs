@@ -10,7 +10,7 @@ use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 
 mod common;
 use common::rng::Rng;
-use common::two_row::{Model, agree, letter, random_token};
+use common::two_row::{Model, random_game, random_token};
 
 fn rules_for(text: &str, seeds: u8, rules: RuleSet, repetition: Repetition) -> OwareRules {
     let houses = ((text.split('-').count() - 3) / 2) as u8;
@@ -745,6 +745,37 @@ impl Naive {
             .collect()
     }
 
+    fn play(&mut self, i: usize) {
+        let sown = self.sow(i, self.abapa);
+        self.board = sown.board;
+        self.stores[self.side] += sown.taken;
+        if sown.starves && !self.abapa {
+            // A forced starving move: the mover takes all that is left.
+            self.stores[self.side] += self.board.iter().sum::<u32>();
+            self.board.iter_mut().for_each(|v| *v = 0);
+        }
+        self.side = 1 - self.side;
+    }
+}
+
+impl Model for Naive {
+    fn legal(&self) -> Vec<usize> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        let c = self.candidates();
+        let feeding: Vec<usize> = c
+            .iter()
+            .copied()
+            .filter(|&i| !self.sow(i, self.abapa).starves)
+            .collect();
+        if feeding.is_empty() && !self.abapa {
+            c
+        } else {
+            feeding
+        }
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let [s, n] = self.stores;
         if s > self.half || n > self.half {
@@ -770,35 +801,6 @@ impl Naive {
         None
     }
 
-    fn legal(&self) -> Vec<usize> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
-        let c = self.candidates();
-        let feeding: Vec<usize> = c
-            .iter()
-            .copied()
-            .filter(|&i| !self.sow(i, self.abapa).starves)
-            .collect();
-        if feeding.is_empty() && !self.abapa {
-            c
-        } else {
-            feeding
-        }
-    }
-
-    fn play(&mut self, i: usize) {
-        let sown = self.sow(i, self.abapa);
-        self.board = sown.board;
-        self.stores[self.side] += sown.taken;
-        if sown.starves && !self.abapa {
-            // A forced starving move: the mover takes all that is left.
-            self.stores[self.side] += self.board.iter().sum::<u32>();
-            self.board.iter_mut().for_each(|v| *v = 0);
-        }
-        self.side = 1 - self.side;
-    }
-
     fn notation(&self) -> String {
         let mut f: Vec<String> = self
             .board
@@ -809,23 +811,13 @@ impl Naive {
         f.push(if self.side == 0 { "S" } else { "N" }.to_string());
         f.join("-")
     }
-}
-
-impl Model for Naive {
-    fn notation(&self) -> String {
-        Naive::notation(self)
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        Naive::outcome(self)
-    }
-
-    fn legal(&self) -> Vec<usize> {
-        Naive::legal(self)
-    }
 
     fn pits(&self) -> usize {
         self.m
+    }
+
+    fn play(&mut self, i: usize) {
+        Naive::play(self, i)
     }
 }
 
@@ -835,10 +827,6 @@ fn random_position(rng: &mut Rng, rules: &OwareRules) -> Oware {
     let m = rules.houses as usize;
     let text = random_token(rng, m, 2 * m * rules.seeds as usize, 5);
     Oware::from_notation(rules, &text).unwrap()
-}
-
-fn side(i: usize) -> Side {
-    if i == 0 { Side::South } else { Side::North }
 }
 
 #[test]
@@ -856,38 +844,20 @@ fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
                     repetition: Repetition::OwnSide,
                 };
                 for game in 0..games {
-                    let mut engine = if game < 2 {
+                    let engine = if game < 2 {
                         Oware::start(&rules)
                     } else {
                         random_position(&mut rng, &rules)
                     };
-                    let mut naive = Naive::from_engine(&engine);
+                    let naive = Naive::from_engine(&engine);
                     // The text leaves a player to move without seeds under
                     // Abapa to interpretation; such positions never arise
                     // in Abapa play, so they are not drawn.
                     if rs == RuleSet::Abapa && naive.row(&naive.board, naive.side) == 0 {
                         continue;
                     }
-                    let origin = engine.to_notation();
-                    for ply in 0..300 {
-                        let context = format!("{m}x{n} {rs:?} from {origin}, ply {ply}");
-                        agree(&engine, &naive, &context);
-                        let legal = naive.legal();
-                        if legal.is_empty() {
-                            break;
-                        }
-                        let i = legal[rng.below(legal.len())];
-                        let before = engine.to_notation();
-                        let mover = naive.side;
-                        engine = engine.play(i as u8);
-                        naive.play(i);
-                        assert_eq!(
-                            engine.to_notation(),
-                            naive.notation(),
-                            "{context}: {} from {before}",
-                            letter(side(mover), i)
-                        );
-                    }
+                    let label = format!("{m}x{n} {rs:?}");
+                    random_game(engine, naive, &mut rng, 300, &label);
                 }
             }
         }

@@ -43,6 +43,38 @@ pub trait Model {
     /// The legal pits, from the mover's left, in order.
     fn legal(&self) -> Vec<usize>;
     fn pits(&self) -> usize;
+    /// Plays pit `i` of the mover (from his left).
+    fn play(&mut self, i: usize);
+}
+
+/// Plays a random game of at most `plies` moves from `engine`, the model
+/// following each move; they must agree (see [`agree`]) all the way.
+pub fn random_game<G: Game<Move = u8>>(
+    mut engine: G,
+    mut model: impl Model,
+    rng: &mut Rng,
+    plies: usize,
+    label: &str,
+) {
+    let origin = engine.to_notation();
+    for ply in 0..plies {
+        let context = format!("{label} from {origin}, ply {ply}");
+        agree(&engine, &model, &context);
+        let legal = model.legal();
+        if legal.is_empty() {
+            break;
+        }
+        let i = legal[rng.below(legal.len())];
+        let before = engine.to_notation();
+        let text = letter(engine.side_to_move(), i);
+        engine = engine.play(i as u8);
+        model.play(i);
+        assert_eq!(
+            engine.to_notation(),
+            model.notation(),
+            "{context}: {text} from {before}"
+        );
+    }
 }
 
 /// Asserts that the engine's position is the model's: notation, outcome,
