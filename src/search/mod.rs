@@ -52,7 +52,10 @@ impl Shared {
 /// Exact values from an endgame database: the score (centiseeds, side to
 /// move) of a position the database holds. The caller builds it for its
 /// own game, so the search stays generic and nothing is downcast.
-pub struct Probe<G>(pub Arc<dyn Fn(&G) -> Option<i32> + Send + Sync>);
+pub struct Probe<G>(pub Arc<ProbeFn<G>>);
+
+/// The closure behind a [`Probe`].
+pub type ProbeFn<G> = dyn Fn(&G) -> Option<i32> + Send + Sync;
 
 impl<G> Clone for Probe<G> {
     fn clone(&self) -> Self {
