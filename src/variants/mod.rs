@@ -200,24 +200,28 @@ impl Variant {
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let key = name.trim().to_ascii_lowercase();
         let value = value.trim();
-        let number = |max: u8| -> Result<u8, String> {
+        // The ranges are those `options` lists: one table for the protocol's
+        // list and for what is accepted.
+        let options = self.options();
+        let spin = |option: &str| -> Result<u8, String> {
+            let (min, max) = options
+                .iter()
+                .find_map(|o| match o.kind {
+                    OptionKind::Spin { min, max, .. } if o.name == option => Some((min, max)),
+                    _ => None,
+                })
+                .expect("a number option of this variant");
             value
-                .parse::<u8>()
-                .ok()
-                .filter(|v| (1..=max).contains(v))
-                .ok_or_else(|| format!("{name} must be a whole number 1..{max}, got '{value}'"))
-        };
-        let between = |min: u8, max: u8| -> Result<u8, String> {
-            value
-                .parse::<u8>()
+                .parse::<i64>()
                 .ok()
                 .filter(|v| (min..=max).contains(v))
+                .map(|v| v as u8)
                 .ok_or_else(|| format!("{name} must be a whole number {min}..{max}, got '{value}'"))
         };
         let lower = value.to_ascii_lowercase();
         match (self, key.as_str()) {
-            (Variant::Kalah(r), "pits") => r.pits = number(two_row::MAX_PITS as u8)?,
-            (Variant::Kalah(r), "seeds") => r.seeds = number(kalah::MAX_SEEDS)?,
+            (Variant::Kalah(r), "pits") => r.pits = spin("Pits")?,
+            (Variant::Kalah(r), "seeds") => r.seeds = spin("Seeds")?,
             (Variant::Kalah(r), "capture") => {
                 r.capture = match lower.as_str() {
                     "standard" => Capture::Standard,
@@ -225,8 +229,8 @@ impl Variant {
                     _ => return Err(format!("Capture must be standard or empty, got '{value}'")),
                 }
             }
-            (Variant::Oware(r), "pits" | "houses") => r.houses = number(two_row::MAX_PITS as u8)?,
-            (Variant::Oware(r), "seeds") => r.seeds = number(oware::MAX_SEEDS)?,
+            (Variant::Oware(r), "pits" | "houses") => r.houses = spin("Pits")?,
+            (Variant::Oware(r), "seeds") => r.seeds = spin("Seeds")?,
             (Variant::Oware(r), "rules") => {
                 r.rules = match lower.as_str() {
                     "awari" => RuleSet::Awari,
@@ -245,12 +249,8 @@ impl Variant {
                     }
                 }
             }
-            (Variant::EnDodoi(r), "pits" | "holes") => {
-                r.pits = between(endodoi::MIN_PITS, endodoi::MAX_PITS)?
-            }
-            (Variant::EnDodoi(r), "seeds") => {
-                r.seeds = between(endodoi::MIN_SEEDS, endodoi::MAX_SEEDS)?
-            }
+            (Variant::EnDodoi(r), "pits" | "holes") => r.pits = spin("Pits")?,
+            (Variant::EnDodoi(r), "seeds") => r.seeds = spin("Seeds")?,
             (Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r), _)
                 if BaoRules::option_choices()
                     .iter()
