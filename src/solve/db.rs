@@ -21,7 +21,6 @@ use std::sync::atomic::{AtomicI8, Ordering};
 use super::SolveGame;
 use super::index::Indexer;
 use crate::game::Game;
-use crate::variants::kalah::Capture;
 
 /// Something that knows the exact value of some positions.
 pub trait Tablebase<G: Game>: Send + Sync {
@@ -47,6 +46,17 @@ pub trait DbSpec: SolveGame {
     /// move's pits from his left, then the opponent's — and returns the
     /// seeds on it (stores and captures are not part of it).
     fn db_board(&self, out: &mut [u8; 16]) -> usize;
+
+    /// The position of a database board (`db_board`'s view: the side to
+    /// move's pits first) with South to move and empty stores, under the
+    /// rules [`DbGame::visit`] gives.
+    fn from_db_board(rules: &Self::Rules, board: &[u8]) -> Self;
+
+    /// Whether a board can occur with its first row to move; `kete egtb
+    /// stats` counts only those.
+    fn db_reachable(_board: &[u8]) -> bool {
+        true
+    }
 
     /// What a solve with this game's database should tell its user, if
     /// anything.
@@ -90,67 +100,7 @@ impl From<std::io::Error> for DbError {
     }
 }
 
-/// Which game a database is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DbGame {
-    Kalah {
-        pits: u8,
-        capture: Capture,
-    },
-    /// Awari rules: the only rules whose databases kete builds.
-    Oware {
-        houses: u8,
-    },
-}
-
-impl DbGame {
-    pub fn pits(&self) -> usize {
-        match *self {
-            DbGame::Kalah { pits, .. } => pits as usize,
-            DbGame::Oware { houses } => houses as usize,
-        }
-    }
-
-    fn code(&self) -> [u8; 3] {
-        match *self {
-            DbGame::Kalah { pits, capture } => [0, pits, (capture == Capture::Empty) as u8],
-            DbGame::Oware { houses } => [1, houses, 0],
-        }
-    }
-
-    fn from_code(c: [u8; 3]) -> Result<DbGame, DbError> {
-        let pits = c[1];
-        if !(1..=crate::variants::two_row::MAX_PITS as u8).contains(&pits) {
-            return Err(DbError::Format(format!("{pits} pits per row")));
-        }
-        match c {
-            [0, _, 0] => Ok(DbGame::Kalah {
-                pits,
-                capture: Capture::Standard,
-            }),
-            [0, _, 1] => Ok(DbGame::Kalah {
-                pits,
-                capture: Capture::Empty,
-            }),
-            [1, _, 0] => Ok(DbGame::Oware { houses: pits }),
-            _ => Err(DbError::Format(format!("unknown game or rule {c:?}"))),
-        }
-    }
-
-    pub fn describe(&self) -> String {
-        match *self {
-            DbGame::Kalah { pits, capture } => format!(
-                "kalah, {pits} pits, {} capture",
-                if capture == Capture::Empty {
-                    "empty"
-                } else {
-                    "standard"
-                }
-            ),
-            DbGame::Oware { houses } => format!("oware (awari rules), {houses} houses"),
-        }
-    }
-}
+pub use crate::variants::DbGame;
 
 const MAGIC: &[u8; 8] = b"KETEEGTB";
 const VERSION: u8 = 1;

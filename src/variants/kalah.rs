@@ -400,6 +400,22 @@ impl DbSpec for Kalah {
         out[m..2 * m].copy_from_slice(&opp.to_le_bytes()[..m]);
         (byte_sum(own) + byte_sum(opp)) as usize
     }
+
+    fn from_db_board(rules: &KalahRules, board: &[u8]) -> Kalah {
+        let m = board.len() / 2;
+        let word = |pits: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..pits.len()].copy_from_slice(pits);
+            u64::from_le_bytes(w)
+        };
+        Kalah::from_rows(
+            rules,
+            word(&board[..m]),
+            word(&board[m..]),
+            [0, 0],
+            Side::South,
+        )
+    }
 }
 
 impl SolveGame for Kalah {

@@ -10,7 +10,7 @@ pub mod two_row;
 
 use crate::game::Game;
 use crate::solve::SolveGame;
-use crate::solve::db::DbSpec;
+use crate::solve::db::{DbError, DbSpec};
 use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Capture, Kalah, KalahRules};
@@ -337,6 +337,98 @@ impl Variant {
             Variant::Oware(r) => visitor.visit::<Oware>(*r),
             Variant::EnDodoi(r) => visitor.visit::<EnDodoi>(*r),
             Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => visitor.visit::<Bao>(*r),
+        }
+    }
+}
+
+/// Which game a database is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbGame {
+    Kalah {
+        pits: u8,
+        capture: Capture,
+    },
+    /// Awari rules: the only rules whose databases kete builds.
+    Oware {
+        houses: u8,
+    },
+}
+
+impl DbGame {
+    pub fn pits(&self) -> usize {
+        match *self {
+            DbGame::Kalah { pits, .. } => pits as usize,
+            DbGame::Oware { houses } => houses as usize,
+        }
+    }
+
+    pub(crate) fn code(&self) -> [u8; 3] {
+        match *self {
+            DbGame::Kalah { pits, capture } => [0, pits, (capture == Capture::Empty) as u8],
+            DbGame::Oware { houses } => [1, houses, 0],
+        }
+    }
+
+    pub(crate) fn from_code(c: [u8; 3]) -> Result<DbGame, DbError> {
+        let pits = c[1];
+        if !(1..=two_row::MAX_PITS as u8).contains(&pits) {
+            return Err(DbError::Format(format!("{pits} pits per row")));
+        }
+        match c {
+            [0, _, 0] => Ok(DbGame::Kalah {
+                pits,
+                capture: Capture::Standard,
+            }),
+            [0, _, 1] => Ok(DbGame::Kalah {
+                pits,
+                capture: Capture::Empty,
+            }),
+            [1, _, 0] => Ok(DbGame::Oware { houses: pits }),
+            _ => Err(DbError::Format(format!("unknown game or rule {c:?}"))),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match *self {
+            DbGame::Kalah { pits, capture } => format!(
+                "kalah, {pits} pits, {} capture",
+                if capture == Capture::Empty {
+                    "empty"
+                } else {
+                    "standard"
+                }
+            ),
+            DbGame::Oware { houses } => format!("oware (awari rules), {houses} houses"),
+        }
+    }
+}
+
+/// Something to do with the game of a database: [`DbGame::visit`] gives it
+/// the game's type and the rules its database positions are played under.
+pub trait DbVisitor {
+    type Output;
+    fn visit<G: DbSpec>(self, rules: G::Rules) -> Self::Output;
+}
+
+impl DbGame {
+    /// Runs `visitor` with the game type of this database and the rules of
+    /// its positions: the same board and rule, stores that start empty.
+    pub fn visit<V: DbVisitor>(&self, visitor: V) -> V::Output {
+        match *self {
+            // Seeds only sizes the start position, which a database never uses.
+            DbGame::Kalah { pits, capture } => visitor.visit::<Kalah>(KalahRules {
+                pits,
+                seeds: 1,
+                capture,
+            }),
+            // All of Awari's seeds, so that the half-of-all-seeds end never
+            // fires with empty stores; a repetition never ends a database line.
+            DbGame::Oware { houses } => visitor.visit::<Oware>(OwareRules {
+                houses,
+                seeds: oware::MAX_SEEDS,
+                rules: RuleSet::Awari,
+                repetition: Repetition::Split,
+            }),
         }
     }
 }

@@ -598,6 +598,17 @@ impl DbSpec for Oware {
         h.iter().map(|&v| v as usize).sum()
     }
 
+    fn from_db_board(rules: &OwareRules, board: &[u8]) -> Oware {
+        Oware::from_houses(rules, board, [0, 0], Side::South)
+    }
+
+    /// The player who just moved always left his origin house empty, so a
+    /// position whose opponent row is full never arises (except the
+    /// start); the published counts leave those out.
+    fn db_reachable(board: &[u8]) -> bool {
+        board[board.len() / 2..].contains(&0)
+    }
+
     fn db_note(db: &Egtb) -> Option<String> {
         Some(format!(
             "below {} seeds the value follows the database: play to the end, endless play shared",

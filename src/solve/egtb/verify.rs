@@ -4,12 +4,11 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::{BuildOptions, BuildProgress, each_board, kalah, oware};
-use crate::game::{Game, Side};
-use crate::solve::db::{DbGame, DbSpec, Egtb};
+use super::{BuildOptions, BuildProgress, each_board};
+use crate::game::Side;
+use crate::solve::db::{DbSpec, Egtb};
 use crate::solve::index::Indexer;
-use crate::variants::kalah::Kalah;
-use crate::variants::oware::Oware;
+use crate::variants::DbVisitor;
 
 /// One line of `kete egtb stats`: values from the side to move's view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -32,15 +31,17 @@ impl std::fmt::Display for LevelStats {
     }
 }
 
-/// Whether a board of `pits_per_row` pits a side can occur with its first
-/// row to move: in Oware the player who just moved always left his origin
-/// house empty, so a position whose opponent row is full never arises
-/// (except the start). The published counts leave those out.
-fn counted(game: DbGame, board: &[u8]) -> bool {
-    match game {
-        DbGame::Kalah { .. } => true,
-        DbGame::Oware { houses } => board[houses as usize..].contains(&0),
+/// Whether a board can occur with its first row to move
+/// ([`DbSpec::db_reachable`]) for the game of `db`.
+fn reachable(db: &Egtb) -> fn(&[u8]) -> bool {
+    struct Reachable;
+    impl DbVisitor for Reachable {
+        type Output = fn(&[u8]) -> bool;
+        fn visit<G: DbSpec>(self, _: G::Rules) -> fn(&[u8]) -> bool {
+            G::db_reachable
+        }
     }
+    db.game().visit(Reachable)
 }
 
 /// Counts wins, draws and losses per seed count. Oware counts only the
@@ -49,6 +50,7 @@ fn counted(game: DbGame, board: &[u8]) -> bool {
 pub fn stats(db: &Egtb) -> Vec<LevelStats> {
     let p = 2 * db.game().pits();
     let ix = db.indexer();
+    let counted = reachable(db);
     (0..=db.max_seeds())
         .map(|n| {
             let mut s = LevelStats {
@@ -58,7 +60,7 @@ pub fn stats(db: &Egtb) -> Vec<LevelStats> {
             let mut board = [0u8; 16];
             ix.unrank(n, 0, &mut board[..p]);
             for v in db.level(n) {
-                if counted(db.game(), &board[..p]) {
+                if counted(&board[..p]) {
                     let v = v.load(Ordering::Relaxed);
                     s.positions += 1;
                     s.sum += v as i64;
@@ -89,70 +91,54 @@ pub struct Mismatch {
 /// over its moves. For Kalah this determines the database (no cycles); for
 /// Oware it is the fixed point the build computes, which also has every
 /// value in range.
-fn expected_value(db: &Egtb, board: &[u8], n: usize) -> i32 {
+fn expected_value<G: DbSpec>(db: &Egtb, rules: &G::Rules, board: &[u8]) -> i32 {
+    let pos = G::from_db_board(rules, board);
     let mut moves = Vec::with_capacity(8);
-    let mut b = [0u8; 16];
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        // The stores are empty: the final margin is the game's own count.
+        return pos
+            .outcome()
+            .and_then(|o| o.margin_for(Side::South))
+            .expect("a database game counts seeds at its end");
+    }
     let p = board.len();
-    let m = p / 2;
-    let lookup = |b: &[u8], rest: usize| -> i32 {
-        if rest == 0 {
-            0
-        } else {
-            db.value(b, rest) as i32
-        }
-    };
-    match db.game() {
-        DbGame::Kalah { pits, capture } => {
-            let rules = kalah::rules(pits, capture);
-            let pos = Kalah::from_rows(
-                &rules,
-                kalah::row_word(&board[..m]),
-                kalah::row_word(&board[m..]),
-                [0, 0],
-                Side::South,
-            );
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                let own: i32 = board[..m].iter().map(|&v| v as i32).sum();
-                return own - (n as i32 - own);
+    let mut b = [0u8; 16];
+    moves
+        .iter()
+        .map(|&mv| {
+            let child = pos.play(mv);
+            let rest = child.db_board(&mut b);
+            let value = if rest == 0 {
+                0
+            } else {
+                db.value(&b[..p], rest) as i32
+            };
+            // The child's margin from its mover's view, then South's.
+            let v = child.banked() + value;
+            if child.side_to_move() == Side::South {
+                v
+            } else {
+                -v
             }
-            moves
-                .iter()
-                .map(|&mv| {
-                    let child = pos.play(mv);
-                    let (s, nn) = (child.store(Side::South), child.store(Side::North));
-                    let rest = n - (s + nn) as usize;
-                    child.db_board(&mut b);
-                    let cv = lookup(&b[..p], rest);
-                    let sign = if child.side_to_move() == Side::South {
-                        1
-                    } else {
-                        -1
-                    };
-                    s as i32 - nn as i32 + sign * cv
-                })
-                .max()
-                .expect("moves exist")
-        }
-        DbGame::Oware { houses } => {
-            let rules = oware::rules(houses);
-            let pos = Oware::from_houses(&rules, board, [0, 0], Side::South);
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                return -(n as i32);
-            }
-            moves
-                .iter()
-                .map(|&mv| {
-                    let child = pos.play(mv);
-                    let won = child.store(Side::South) as usize;
-                    child.db_board(&mut b);
-                    won as i32 - lookup(&b[..p], n - won)
-                })
-                .max()
-                .expect("moves exist")
+        })
+        .max()
+        .expect("moves exist")
+}
+
+/// [`expected_value`] for the game of `db`, chosen once.
+type Expected<'a> = Box<dyn Fn(&[u8]) -> i32 + Sync + 'a>;
+
+fn expected_for(db: &Egtb) -> Expected<'_> {
+    struct For<'a>(&'a Egtb);
+    impl<'a> DbVisitor for For<'a> {
+        type Output = Expected<'a>;
+        fn visit<G: DbSpec>(self, rules: G::Rules) -> Expected<'a> {
+            let db = self.0;
+            Box::new(move |board| expected_value::<G>(db, &rules, board))
         }
     }
+    db.game().visit(For(db))
 }
 
 /// Checks every position of `db` against its moves, on all cores. Returns
@@ -169,12 +155,13 @@ pub fn verify(
     let count = AtomicUsize::new(0);
     let mut checked = 0;
     let start = Instant::now();
+    let expected = expected_for(db);
     for n in 0..=db.max_seeds() {
         let total = ix.count(n);
         checked += total;
         each_board(db, n, opts, ((1, 1), start), progress, &|idx, board, _| {
             let stored = db.value_at(n, idx) as i32;
-            let expected = expected_value(db, board, n);
+            let expected = expected(board);
             let in_range = stored.unsigned_abs() as usize <= n;
             if (stored != expected || !in_range) && count.fetch_add(1, Ordering::Relaxed) < limit {
                 bad.lock().push(Mismatch {
