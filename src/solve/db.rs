@@ -19,8 +19,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicI8, Ordering};
 
 use super::SolveGame;
+use super::egtb::{BuildOptions, BuildProgress};
 use super::index::Indexer;
 use crate::game::Game;
+use std::time::Instant;
 
 /// Something that knows the exact value of some positions.
 pub trait Tablebase<G: Game>: Send + Sync {
@@ -56,6 +58,23 @@ pub trait DbSpec: SolveGame {
     /// stats` counts only those.
     fn db_reachable(_board: &[u8]) -> bool {
         true
+    }
+
+    /// Builds the values of the boards of `n` seeds of `db`, every smaller
+    /// count being done: the game's builder in [`super::egtb`].
+    fn build_level(
+        db: &Egtb,
+        rules: &Self::Rules,
+        n: usize,
+        opts: &BuildOptions,
+        start: Instant,
+        progress: &mut dyn FnMut(&BuildProgress),
+    );
+
+    /// The most seeds this game's databases can hold, with the reason, if
+    /// the game sets a limit.
+    fn db_max_seeds() -> Option<(usize, &'static str)> {
+        None
     }
 
     /// What a solve with this game's database should tell its user, if

@@ -9,7 +9,9 @@
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use crate::solve::SolveGame;
-use crate::solve::db::{DbGame, DbSpec};
+use crate::solve::db::{DbGame, DbSpec, Egtb};
+use crate::solve::egtb::{BuildOptions, BuildProgress};
+use std::time::Instant;
 
 /// Most seeds per pit at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -399,6 +401,17 @@ impl DbSpec for Kalah {
         out[..m].copy_from_slice(&own.to_le_bytes()[..m]);
         out[m..2 * m].copy_from_slice(&opp.to_le_bytes()[..m]);
         (byte_sum(own) + byte_sum(opp)) as usize
+    }
+
+    fn build_level(
+        db: &Egtb,
+        rules: &KalahRules,
+        n: usize,
+        opts: &BuildOptions,
+        start: Instant,
+        progress: &mut dyn FnMut(&BuildProgress),
+    ) {
+        crate::solve::egtb::kalah::build_level(db, *rules, n, opts, start, progress)
     }
 
     fn from_db_board(rules: &KalahRules, board: &[u8]) -> Kalah {

@@ -8,6 +8,8 @@ use super::two_row::{self, MAX_PITS};
 use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
+use crate::solve::egtb::{BuildOptions, BuildProgress};
+use std::time::Instant;
 
 /// Most seeds per house at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -596,6 +598,21 @@ impl DbSpec for Oware {
             out[m..2 * m].copy_from_slice(&h[..m]);
         }
         h.iter().map(|&v| v as usize).sum()
+    }
+
+    fn build_level(
+        db: &Egtb,
+        rules: &OwareRules,
+        n: usize,
+        opts: &BuildOptions,
+        start: Instant,
+        progress: &mut dyn FnMut(&BuildProgress),
+    ) {
+        crate::solve::egtb::oware::build_level(db, *rules, n, opts, start, progress)
+    }
+
+    fn db_max_seeds() -> Option<(usize, &'static str)> {
+        Some((crate::solve::egtb::oware::MAX_SEEDS, "all of Awari's"))
     }
 
     fn from_db_board(rules: &OwareRules, board: &[u8]) -> Oware {

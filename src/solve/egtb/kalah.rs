@@ -8,18 +8,7 @@ use super::{BuildOptions, BuildProgress, each_board};
 use crate::game::{Game, Side};
 use crate::solve::db::{Egtb, UNKNOWN};
 use crate::solve::index::Indexer;
-use crate::variants::kalah::{Capture, Kalah, KalahRules};
-
-/// The rules under which a database's positions are played: the same board
-/// size, stores that start empty. `seeds` only sets the half-of-all-seeds
-/// test of Oware, which must never fire with empty stores.
-pub(super) fn rules(pits: u8, capture: Capture) -> KalahRules {
-    KalahRules {
-        pits,
-        seeds: 1,
-        capture,
-    }
-}
+use crate::variants::kalah::{Kalah, KalahRules};
 
 /// Ranks Kalah boards straight from their row words: the same numbers as
 /// [`Indexer::rank`], without copying the board out into bytes first. The
@@ -170,7 +159,7 @@ pub(super) fn row_word(pits: &[u8]) -> u64 {
     pits.iter().rev().fold(0u64, |w, &v| w << 8 | v as u64)
 }
 
-pub(super) fn build_level(
+pub(crate) fn build_level(
     db: &Egtb,
     rules: KalahRules,
     n: usize,

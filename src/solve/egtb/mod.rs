@@ -23,8 +23,8 @@
 //! what is left. The builders play the moves with the variants' own
 //! `play`, so no rule is written twice.
 
-mod kalah;
-mod oware;
+pub(crate) mod kalah;
+pub(crate) mod oware;
 mod verify;
 
 pub use verify::{LevelStats, Mismatch, stats, verify};
@@ -32,7 +32,8 @@ pub use verify::{LevelStats, Mismatch, stats, verify};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::db::{DbError, DbGame, Egtb};
+use super::db::{DbError, DbGame, DbSpec, Egtb};
+use crate::variants::DbVisitor;
 
 /// How a build reports.
 #[derive(Clone, Debug)]
@@ -114,17 +115,25 @@ pub fn build(
 ) -> Result<Egtb, DbError> {
     check_request(game, max_seeds)?;
     let db = Egtb::empty(game, max_seeds)?;
-    let start = Instant::now();
-    for n in 0..=max_seeds {
-        match game {
-            DbGame::Kalah { pits, capture } => {
-                kalah::build_level(&db, kalah::rules(pits, capture), n, opts, start, progress)
-            }
-            DbGame::Oware { houses } => {
-                oware::build_level(&db, oware::rules(houses), n, opts, start, progress)
+    struct Build<'a> {
+        db: &'a Egtb,
+        opts: &'a BuildOptions,
+        progress: &'a mut dyn FnMut(&BuildProgress),
+    }
+    impl DbVisitor for Build<'_> {
+        type Output = ();
+        fn visit<G: DbSpec>(self, rules: G::Rules) {
+            let start = Instant::now();
+            for n in 0..=self.db.max_seeds() {
+                G::build_level(self.db, &rules, n, self.opts, start, self.progress);
             }
         }
     }
+    game.visit(Build {
+        db: &db,
+        opts,
+        progress,
+    });
     Ok(db)
 }
 
@@ -134,10 +143,19 @@ pub fn check_request(game: DbGame, max_seeds: usize) -> Result<(), DbError> {
     if game.pits() > 8 {
         return Err(DbError::Unsupported("at most 8 pits per row".into()));
     }
-    if matches!(game, DbGame::Oware { .. }) && max_seeds > oware::MAX_SEEDS {
+    struct Limit;
+    impl DbVisitor for Limit {
+        type Output = Option<(usize, &'static str)>;
+        fn visit<G: DbSpec>(self, _: G::Rules) -> Self::Output {
+            G::db_max_seeds()
+        }
+    }
+    if let Some((most, why)) = game.visit(Limit)
+        && max_seeds > most
+    {
         return Err(DbError::Unsupported(format!(
-            "oware databases go up to {} seeds (all of Awari's), asked for {max_seeds}",
-            oware::MAX_SEEDS
+            "databases of {} go up to {most} seeds ({why}), asked for {max_seeds}",
+            game.describe()
         )));
     }
     Egtb::check_size(max_seeds)

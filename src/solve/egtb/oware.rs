@@ -8,16 +8,7 @@ use std::time::Instant;
 use super::{BuildOptions, BuildProgress, each_board, parallel_chunks, threads};
 use crate::game::{Game, Side};
 use crate::solve::db::Egtb;
-use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
-
-pub(super) fn rules(houses: u8) -> OwareRules {
-    OwareRules {
-        houses,
-        seeds: crate::variants::oware::MAX_SEEDS,
-        rules: RuleSet::Awari,
-        repetition: Repetition::Split,
-    }
-}
+use crate::variants::oware::{Oware, OwareRules};
 
 /// What a board of `n` seeds (South to move) offers before the positions of
 /// its own count are known: the best that a move banking seeds gets (its
@@ -60,7 +51,7 @@ fn oware_exits(
 
 /// The largest Oware database: every seed of Awari. It also keeps values
 /// and pending codes apart in a byte during the build.
-pub(super) const MAX_SEEDS: usize = 48;
+pub(crate) const MAX_SEEDS: usize = 48;
 
 /// No move leaves the count: below every value, so that such a position
 /// is lost by the largest margin its moves allow (−n when it has none).
@@ -153,7 +144,7 @@ impl Nibbles {
 /// told once: a count per position of the moves not yet known to reach
 /// a position worth at least `t` does the "every move" test. Positions
 /// never decided cannot force a gain or a loss: 0.
-pub(super) fn build_level(
+pub(crate) fn build_level(
     db: &Egtb,
     rules: OwareRules,
     n: usize,
