@@ -216,6 +216,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// Every seed of the game: on the board, in stores and in hands. No
+    /// rule creates or destroys a seed, so it is the same all game long
+    /// (the generic test battery checks that).
+    fn total_seeds(&self) -> u32;
+
     /// A 64-bit hash of the whole position (board, stores or hands, side to
     /// move and any state the rules keep). Equal positions hash equally.
     fn hash(&self) -> u64;
@@ -241,13 +246,34 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 /// expected final seed margin) from the side to move's point of view.
 ///
 /// Each variant has an enum of evaluators; `Default` is the strongest.
-pub trait Evaluator<G>: Clone + Copy + Default + fmt::Debug + Send + Sync + 'static {
-    /// The names `by_name` accepts, the default first.
-    const NAMES: &'static [&'static str];
+pub trait Evaluator<G>:
+    Clone + Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static
+{
+    /// Every evaluator with its names, the default first: its canonical
+    /// name, then any aliases `by_name` also accepts. The one list that
+    /// `by_name`, `name`, `names` and the protocol's `Eval` option read.
+    const TABLE: &'static [(Self, &'static [&'static str])];
 
-    fn by_name(name: &str) -> Option<Self>;
+    /// The evaluator called `name` (or an alias), in any case.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::TABLE
+            .iter()
+            .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())))
+            .map(|(e, _)| *e)
+    }
 
-    fn name(&self) -> &'static str;
+    /// The canonical name.
+    fn name(&self) -> &'static str {
+        Self::TABLE
+            .iter()
+            .find(|(e, _)| e == self)
+            .map_or("?", |(_, names)| names[0])
+    }
+
+    /// The canonical names, the default first.
+    fn names() -> Vec<&'static str> {
+        Self::TABLE.iter().map(|(_, names)| names[0]).collect()
+    }
 
     /// The evaluation of a position whose game is not over.
     fn evaluate(&self, pos: &G) -> i32;

@@ -101,9 +101,9 @@ fn all_eval_names() -> Vec<&'static str> {
     for name in VARIANT_NAMES {
         let session = Variant::by_name(name)
             .expect("known variant")
-            .visit(NewSession);
+            .visit_solver(NewSession);
         for e in session.eval_names() {
-            if !all.contains(e) {
+            if !all.contains(&e) {
                 all.push(e);
             }
         }
@@ -140,10 +140,10 @@ impl Engine {
             move_overhead_ms: 30,
             eval: "default".into(),
             ponder: false,
-            tablebase: None,
+            egtb: None,
         };
         Engine {
-            session: variant.visit(NewSession),
+            session: variant.visit_solver(NewSession),
             out,
             variant,
             variant_settings: Vec::new(),
@@ -206,7 +206,7 @@ impl Engine {
             "uginewgame" | "ucinewgame" => {
                 self.stop_search();
                 self.shared.tt.clear();
-                self.session = self.variant.visit(NewSession);
+                self.session = self.variant.visit_solver(NewSession);
             }
             "position" => {
                 self.stop_search();
@@ -445,7 +445,7 @@ impl Engine {
             }
         }
         self.variant = v;
-        self.session = v.visit(NewSession);
+        self.session = v.visit_solver(NewSession);
         self.shared.tt.clear();
     }
 
@@ -571,10 +571,7 @@ impl Engine {
             ));
         }
         self.shared.stop.store(false, Ordering::Relaxed);
-        self.search.tablebase = self
-            .egtb
-            .as_ref()
-            .and_then(|db| solve::probe(&self.variant, db));
+        self.search.egtb = self.egtb.clone();
         let handle = self
             .session
             .go(limits, &self.search, self.shared.clone(), self.out.clone());

@@ -10,8 +10,10 @@ use super::output::Output;
 use crate::game::{Evaluator, Game, GameRecord, MoveError};
 use crate::perft::perft_divide_until;
 use crate::search::tt::Bound;
-use crate::search::{self, Limits, Report, Settings, Shared, WIN};
-use crate::variants::VariantVisitor;
+use crate::search::{self, Limits, Probe, Report, Settings, Shared, WIN};
+use crate::solve::SolveGame;
+use crate::solve::db::DbSpec;
+use crate::variants::SolveVisitor;
 
 /// Search settings as the protocol's options set them (the evaluator by name).
 #[derive(Clone, Debug)]
@@ -21,9 +23,9 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     pub eval: String,
     pub ponder: bool,
-    /// Exact values from the loaded endgame database (`EgtbPath`), if it
-    /// fits the current variant.
-    pub tablebase: Option<crate::search::Probe>,
+    /// The loaded endgame database (`EgtbPath`); a session probes it where
+    /// it fits the session's game and rules.
+    pub egtb: Option<Arc<crate::solve::Egtb>>,
 }
 
 /// Where a `position` command starts.
@@ -55,27 +57,47 @@ pub trait Session: Send {
     /// `query gameover|p1turn|result`.
     fn query(&self, what: &str) -> Result<String, String>;
     /// The evaluator names of this variant, the default first.
-    fn eval_names(&self) -> &'static [&'static str];
+    fn eval_names(&self) -> Vec<&'static str>;
     /// The current position's token (what `d` shows after `Fen:`).
     fn position_token(&self) -> String;
 }
 
-/// Builds the session of a variant (through [`VariantVisitor`]).
+/// Builds the session of a variant (through [`Variant::visit_solver`], so
+/// that a game with endgame databases gets a way to probe them).
+///
+/// [`Variant::visit_solver`]: crate::variants::Variant::visit_solver
 pub struct NewSession;
 
-impl VariantVisitor for NewSession {
-    type Output = Box<dyn Session>;
-    fn visit<G: Game>(self, rules: G::Rules) -> Box<dyn Session> {
+/// How a session turns the loaded database into its game's probe.
+type ProbeOf<G> = fn(&Arc<crate::solve::Egtb>, &<G as Game>::Rules) -> Option<Probe<G>>;
+
+impl NewSession {
+    fn make<G: Game>(rules: G::Rules, probe_of: ProbeOf<G>) -> Box<dyn Session> {
         Box::new(GameSession::<G> {
             record: GameRecord::new(G::start(&rules)),
             rules,
+            probe_of,
         })
+    }
+}
+
+impl SolveVisitor for NewSession {
+    type Output = Box<dyn Session>;
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Box<dyn Session> {
+        Self::make::<G>(rules, super::solve::probe::<G>)
+    }
+    fn solvable<G: SolveGame>(self, rules: G::Rules) -> Box<dyn Session> {
+        Self::make::<G>(rules, |_, _| None)
+    }
+    fn unsolvable<G: Game>(self, rules: G::Rules, _: &'static str) -> Box<dyn Session> {
+        Self::make::<G>(rules, |_, _| None)
     }
 }
 
 struct GameSession<G: Game> {
     rules: G::Rules,
     record: GameRecord<G>,
+    probe_of: ProbeOf<G>,
 }
 
 /// The text of a score for an `info` line.
@@ -166,9 +188,12 @@ impl<G: Game> Session for GameSession<G> {
             multipv: options.multipv,
             move_overhead: std::time::Duration::from_millis(options.move_overhead_ms),
             eval: G::Eval::by_name(&options.eval).unwrap_or_default(),
-            tablebase: options.tablebase.clone(),
+            tablebase: options
+                .egtb
+                .as_ref()
+                .and_then(|db| (self.probe_of)(db, &self.rules)),
         };
-        let show_tbhits = options.tablebase.is_some();
+        let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;
         std::thread::spawn(move || {
             if over {
@@ -301,7 +326,7 @@ impl<G: Game> Session for GameSession<G> {
         self.record.position().to_notation()
     }
 
-    fn eval_names(&self) -> &'static [&'static str] {
-        <G::Eval as Evaluator<G>>::NAMES
+    fn eval_names(&self) -> Vec<&'static str> {
+        <G::Eval as Evaluator<G>>::names()
     }
 }

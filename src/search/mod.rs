@@ -10,7 +10,6 @@
 pub mod time;
 pub mod tt;
 
-use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -51,38 +50,43 @@ impl Shared {
 }
 
 /// Exact values from an endgame database: the score (centiseeds, side to
-/// move) of a position the database holds. Type-erased so that the search
-/// stays generic; the caller's closure downcasts to its own game.
-#[derive(Clone)]
-pub struct Probe(pub Arc<ProbeFn>);
+/// move) of a position the database holds. The caller builds it for its
+/// own game, so the search stays generic and nothing is downcast.
+pub struct Probe<G>(pub Arc<ProbeFn<G>>);
 
 /// The closure behind a [`Probe`].
-pub type ProbeFn = dyn Fn(&dyn Any) -> Option<i32> + Send + Sync;
+pub type ProbeFn<G> = dyn Fn(&G) -> Option<i32> + Send + Sync;
 
-impl std::fmt::Debug for Probe {
+impl<G> Clone for Probe<G> {
+    fn clone(&self) -> Self {
+        Probe(self.0.clone())
+    }
+}
+
+impl<G> std::fmt::Debug for Probe<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Probe")
     }
 }
 
-/// Settings of one search.
+/// Settings of one search of the game `G`.
 #[derive(Clone, Debug)]
-pub struct Settings<E> {
+pub struct Settings<G: Game> {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: Duration,
-    pub eval: E,
+    pub eval: G::Eval,
     /// An endgame database to take exact values from, if any.
-    pub tablebase: Option<Probe>,
+    pub tablebase: Option<Probe<G>>,
 }
 
-impl<E: Default> Default for Settings<E> {
+impl<G: Game> Default for Settings<G> {
     fn default() -> Self {
         Settings {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
-            eval: E::default(),
+            eval: G::Eval::default(),
             tablebase: None,
         }
     }
@@ -164,7 +168,7 @@ struct RootMove<G: Game> {
 /// One search thread.
 struct Worker<'a, G: Game> {
     shared: &'a Shared,
-    tablebase: Option<Probe>,
+    tablebase: Option<Probe<G>>,
     /// Set when this search is over: a limit was reached or the main thread
     /// finished (helpers then stop too).
     done: &'a AtomicBool,
@@ -190,10 +194,10 @@ struct Worker<'a, G: Game> {
 const HISTORY_SIZE: usize = 2048;
 
 /// What every thread of one search shares.
-struct Context<'a, E> {
+struct Context<'a, G: Game> {
     shared: &'a Shared,
     done: &'a AtomicBool,
-    settings: &'a Settings<E>,
+    settings: &'a Settings<G>,
     limits: &'a Limits,
     deadline: Option<Instant>,
     start: Instant,
@@ -202,7 +206,7 @@ struct Context<'a, E> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    fn new(ctx: &Context<'a, G::Eval>, main: bool) -> Self {
+    fn new(ctx: &Context<'a, G>, main: bool) -> Self {
         Worker {
             shared: ctx.shared,
             tablebase: ctx.settings.tablebase.clone(),
@@ -335,7 +339,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if ply > 0
             && let Some(tb) = &self.tablebase
-            && let Some(v) = (tb.0)(pos as &dyn Any)
+            && let Some(v) = (tb.0)(pos)
         {
             // Exact: no horizon behind it.
             self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
@@ -543,7 +547,7 @@ pub fn search<G: Game>(
     root: &G,
     game_history: &[u64],
     limits: &Limits,
-    settings: &Settings<G::Eval>,
+    settings: &Settings<G>,
     shared: &Shared,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
@@ -628,7 +632,7 @@ fn root_moves<G: Game>(root: &G, moves: &[G::Move]) -> Vec<RootMove<G>> {
 fn main_search<G: Game>(
     root: &G,
     moves: &[G::Move],
-    ctx: &Context<'_, G::Eval>,
+    ctx: &Context<'_, G>,
     soft: Option<Duration>,
     max_depth: u32,
     report: &mut dyn FnMut(&Report<G::Move>),

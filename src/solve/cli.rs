@@ -10,14 +10,11 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::db::{DbGame, Egtb, Tablebase};
+use super::db::{DbGame, DbSpec, Egtb, Tablebase};
 use super::egtb::{BuildOptions, BuildProgress};
 use super::{SolveGame, SolveOptions, SolveProgress};
 use crate::game::{Game, Side};
-use crate::variants::Variant;
-use crate::variants::endodoi::EnDodoi;
-use crate::variants::kalah::{Capture, Kalah};
-use crate::variants::oware::{Oware, RuleSet};
+use crate::variants::{SolveVisitor, Variant};
 
 /// The options of `kete solve` besides the variant.
 #[derive(Args, Clone, Debug)]
@@ -54,52 +51,34 @@ pub struct SolveArgs {
 /// Runs `kete solve`: progress on stderr, then one stdout line
 /// `value <margin for South> best <moves>`.
 pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
-    match variant {
-        Variant::Kalah(rules) => {
-            let pos = position::<Kalah>(&rules, args)?;
-            let db = database(args, || {
-                Ok(DbGame::Kalah {
-                    pits: rules.pits,
-                    capture: rules.capture,
-                })
-            })?;
+    struct Solve<'a>(&'a SolveArgs, &'static str);
+    impl SolveVisitor for Solve<'_> {
+        type Output = Result<()>;
+        fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<()> {
+            let args = self.0;
+            let pos = position::<G>(&rules, args)?;
+            let db = database(args, || G::db_game(&rules).map_err(|e| anyhow!(e)))?;
             if let Some(db) = &db {
-                db.check_kalah(&rules)?;
-            }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Kalah>))
-        }
-        Variant::Oware(rules) => {
-            let pos = position::<Oware>(&rules, args)?;
-            let db = database(args, || {
-                if rules.rules != RuleSet::Awari {
-                    bail!("databases follow the awari rules; abapa has none");
+                db.check::<G>(&rules)?;
+                if let Some(note) = G::db_note(db) {
+                    eprintln!("note: {note}");
                 }
-                Ok(DbGame::Oware {
-                    houses: rules.houses,
-                })
-            })?;
-            if let Some(db) = &db {
-                db.check_oware(&rules)?;
-                eprintln!(
-                    "note: below {} seeds the value follows the database: play to the end, \
-                     endless play shared",
-                    db.max_seeds() + 1
-                );
             }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Oware>))
+            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<G>))
         }
-        Variant::EnDodoi(rules) => {
+        fn solvable<G: SolveGame>(self, rules: G::Rules) -> Result<()> {
+            let args = self.0;
             if args.egtb.is_some() || args.egtb_seeds.is_some() {
-                bail!("there are no endgame databases for endodoi");
+                bail!("there are no endgame databases for {}", self.1);
             }
-            let pos = position::<EnDodoi>(&rules, args)?;
+            let pos = position::<G>(&rules, args)?;
             solve_and_print(&pos, args, None)
         }
-        v @ (Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => bail!(
-            "kete solve counts seeds; {} is decided without counting (solvable games: kalah, oware, endodoi)",
-            v.name()
-        ),
+        fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<()> {
+            bail!("kete solve cannot solve {}: {why}", self.1)
+        }
     }
+    variant.visit_solver(Solve(args, variant.name()))
 }
 
 fn position<G: Game>(rules: &G::Rules, args: &SolveArgs) -> Result<G> {
@@ -349,35 +328,15 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             out,
             threads,
         } => {
-            let game = match Variant::by_name(variant).map_err(|e| anyhow!(e))? {
-                Variant::Kalah(_) => {
-                    let capture = match capture.as_deref().map(str::to_ascii_lowercase) {
-                        None => Capture::Standard,
-                        Some(c) if c == "standard" => Capture::Standard,
-                        Some(c) if c == "empty" => Capture::Empty,
-                        Some(c) => bail!("--capture must be standard or empty, got '{c}'"),
-                    };
-                    DbGame::Kalah {
-                        pits: *pits,
-                        capture,
-                    }
-                }
-                v @ (Variant::EnDodoi(_) | Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => {
-                    bail!(
-                        "endgame databases exist for kalah and oware, not {}",
-                        v.name()
-                    )
-                }
-                Variant::Oware(_) => {
-                    if capture.is_some() {
-                        bail!("--capture does not apply to oware");
-                    }
-                    DbGame::Oware { houses: *pits }
-                }
-            };
-            if !(1..=8).contains(pits) {
-                bail!("--pits must be 1..8, got {pits}");
+            // The options are read and checked by the variant, as everywhere.
+            let mut v = Variant::by_name(variant).map_err(|e| anyhow!(e))?;
+            v.set_option("Pits", &pits.to_string())
+                .map_err(|e| anyhow!("--pits: {e}"))?;
+            if let Some(c) = capture {
+                v.set_option("Capture", c)
+                    .map_err(|e| anyhow!("--capture: {e}"))?;
             }
+            let game = v.visit_solver(DbOf)?;
             super::egtb::check_request(game, *max_seeds)?;
             let shown = BuildReporter::new(game, *max_seeds);
             let t = Instant::now();
@@ -432,5 +391,21 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             }
             Ok(())
         }
+    }
+}
+
+/// The database of a variant under its rules, or why it has none.
+struct DbOf;
+
+impl SolveVisitor for DbOf {
+    type Output = Result<DbGame>;
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<DbGame> {
+        G::db_game(&rules).map_err(|e| anyhow!(e))
+    }
+    fn solvable<G: SolveGame>(self, _: G::Rules) -> Result<DbGame> {
+        bail!("this variant has no endgame databases (it is solved without them)")
+    }
+    fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<DbGame> {
+        bail!("this variant has no endgame databases: {why}")
     }
 }

@@ -8,6 +8,7 @@
 use super::cycle::{self, CycleCheck, Doomed, LapState};
 use super::two_row;
 use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::solve::SolveGame;
 use std::cell::RefCell;
 
 pub const MIN_PITS: u8 = 6;
@@ -254,6 +255,11 @@ impl Game for EnDodoi {
         Some(Outcome::by_count(counts[0], counts[1]))
     }
 
+    fn total_seeds(&self) -> u32 {
+        let (s, n) = self.seed_count().expect("a counting game");
+        s + n
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.captured(Side::South) + self.row_seeds(Side::South),
@@ -343,22 +349,10 @@ pub enum EnDodoiEval {
 }
 
 impl Evaluator<EnDodoi> for EnDodoiEval {
-    const NAMES: &'static [&'static str] = &["default", "captured"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(EnDodoiEval::Default),
-            "captured" | "plain" => Some(EnDodoiEval::Captured),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            EnDodoiEval::Default => "default",
-            EnDodoiEval::Captured => "captured",
-        }
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (EnDodoiEval::Default, &["default"]),
+        (EnDodoiEval::Captured, &["captured", "plain"]),
+    ];
 
     fn evaluate(&self, pos: &EnDodoi) -> i32 {
         self.terms(pos).iter().map(|t| t.1).sum()
@@ -386,5 +380,16 @@ impl Evaluator<EnDodoi> for EnDodoiEval {
             ("side", side),
             ("threat", 50 * best),
         ]
+    }
+}
+
+impl SolveGame for EnDodoi {
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.captured(me) as i32 - self.captured(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
     }
 }

@@ -192,6 +192,11 @@ impl Game for Bao {
         None
     }
 
+    fn total_seeds(&self) -> u32 {
+        let on_board: u32 = self.pits.iter().flatten().map(|&v| v as u32).sum();
+        on_board + self.hand.iter().map(|&v| v as u32).sum::<u32>()
+    }
+
     fn hash(&self) -> u64 {
         let mut words = [0u64; 5];
         for (s, row) in self.pits.iter().enumerate() {

@@ -15,7 +15,8 @@ thread_local! {
 pub enum Refusal {
     /// An in-move state repeats: the move would never end (D7).
     NeverEnds,
-    /// A takasa lap would end with the mover's front row empty (D9).
+    /// A takasa would leave the mover's front row empty, at a lap's end or
+    /// for a moment inside one (D9).
     EmptiesFrontRow,
     /// A lone kichwa may not be sown toward the back row (Donkers 3.5b).
     KichwaToBackRow,
@@ -51,6 +52,16 @@ pub struct Run {
 #[inline]
 fn step(i: usize, cw: bool) -> usize {
     if cw { (i + 1) & 15 } else { (i + 15) & 15 }
+}
+
+/// Whether lifting the seeds of front pit `from` has left the front row
+/// empty with the next seed going to the back row: a lone kichwa sown
+/// backward. The row is empty from that moment until the lap wraps round
+/// (with 9 or more seeds it does), which D9's never-empty rule forbids even
+/// though the lap may end in the front row.
+#[inline]
+fn lifts_front_row_empty(row: &[u8; 16], from: usize, cw: bool) -> bool {
+    from < 8 && step(from, cw) >= 8 && row[..8].iter().all(|&v| v == 0)
 }
 
 /// Sows `n` seeds into `row` starting *in* `first`, going `cw`; returns the
@@ -101,6 +112,11 @@ fn relay_quietly(
     let mut i = *at;
     let never_ends = loop {
         if ring as u64 == 0 || (ring >> (8 * i)) as u8 == 1 {
+            break false;
+        }
+        // A lone front kichwa about to be sown toward the back row: the
+        // general loop judges that lap (D9).
+        if (i == 0 && !cw || i == 7 && cw) && ring as u64 == (ring as u64) & (0xFF << (8 * i)) {
             break false;
         }
         let n = (ring >> (8 * i)) as u8 as u32;
@@ -347,6 +363,9 @@ impl Bao {
                     }
                     n
                 };
+                if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
+                    return Err(Refusal::EmptiesFrontRow);
+                }
                 at = sow_from(&mut b[s], step(p, cw), n, cw);
             }
         } else {
@@ -358,6 +377,11 @@ impl Bao {
             }
             capturing = n <= 15;
             first_mtaji_lap = true;
+            // Such a first lap cannot capture: it ends in an empty front
+            // pit or in the back row, so it is a takasa.
+            if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
+                return Err(Refusal::EmptiesFrontRow);
+            }
             at = sow_from(&mut b[s], step(p, cw), n, cw);
         }
 
@@ -445,6 +469,12 @@ impl Bao {
                 from_nyumba = at == NYUMBA && owned[s];
                 if from_nyumba {
                     owned[s] = false;
+                }
+                if !capturing
+                    && r.front_row == FrontRow::NeverEmpty
+                    && lifts_front_row_empty(&b[s], at, cw)
+                {
+                    return Err(Refusal::EmptiesFrontRow);
                 }
                 at = sow_from(&mut b[s], step(at, cw), n, cw);
             }
