@@ -30,6 +30,10 @@ pub struct Tally {
     pub terminations: BTreeMap<Termination, u64>,
     pub games: usize,
     pub plies: usize,
+    /// Milliseconds per move, by engine (moves whose mover is recorded).
+    pub times: Vec<Vec<f64>>,
+    /// Moves that took longer than their `st` or the clock left, by engine.
+    pub overruns: Vec<u64>,
     index: HashMap<String, usize>,
 }
 
@@ -38,6 +42,8 @@ impl Tally {
         Tally {
             index: names.iter().cloned().zip(0..).collect(),
             engines: vec![Wdl::default(); names.len()],
+            times: vec![Vec::new(); names.len()],
+            overruns: vec![0; names.len()],
             pairings: pairings
                 .iter()
                 .map(|&(a, b)| PairingTally {
@@ -64,6 +70,17 @@ impl Tally {
         };
         self.games += 1;
         self.plies += g.moves.len();
+        for m in &g.moves {
+            let e = match m.side {
+                Some('S') => s,
+                Some('N') => n,
+                _ => continue,
+            };
+            self.times[e].push(m.ms);
+            if m.limit_ms.is_some_and(|l| m.ms > l) {
+                self.overruns[e] += 1;
+            }
+        }
         let count = |wdl: &mut Wdl, points: f64| {
             if points == 1.0 {
                 wdl.w += 1
@@ -302,6 +319,44 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             s,
             "elo0 = {}, elo1 = {}, alpha = {}, beta = {} (logistic Elo, pentanomial): LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}.",
             sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+        );
+    }
+
+    let _ = writeln!(s, "\n## Time per move\n");
+    let _ = writeln!(
+        s,
+        "Wall time from `go` to `bestmove` as the runner saw it. Overruns: moves longer than their `st` or than the clock left (the time margin not counted).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| engine | moves | median ms | 99th percentile ms | max ms | overruns | time losses |"
+    );
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (e, name) in t.names.iter().enumerate() {
+        let mut times = t.times[e].clone();
+        times.sort_by(f64::total_cmp);
+        let at = |q: f64| -> String {
+            if times.is_empty() {
+                return "—".into();
+            }
+            // Nearest rank: the smallest time with at least q of the moves
+            // at or below it.
+            let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
+            format!("{:.1}", times[rank - 1])
+        };
+        let losses = t
+            .failures
+            .get(&(name.clone(), Termination::Timeout))
+            .copied()
+            .unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {} | {} | {} | {} | {losses} |",
+            times.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0),
+            t.overruns[e]
         );
     }
 
