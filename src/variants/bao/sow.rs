@@ -103,20 +103,44 @@ struct QuietLap {
 }
 
 impl LapState for QuietLap {
+    /// One multiply: computed every lap of a long move. The top bits of a
+    /// product with an odd constant depend on every bit of the other factor.
     #[inline]
     fn digest(&self) -> u64 {
-        fold(
-            self.ring as u64,
-            (self.ring >> 64) as u64,
-            0,
-            0,
-            self.front as u64,
-        )
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let (lo, hi) = (self.ring as u64, (self.ring >> 64) as u64);
+        (lo ^ hi.rotate_left(29) ^ (self.front as u64) << 59).wrapping_mul(K)
     }
 }
 
 /// One byte set to 1 in each pit of a packed ring.
 const ONES: u128 = u128::MAX / 255;
+
+/// What a lap from a pit of `n` seeds adds to a ring seen from that pit:
+/// `n` taken from byte 0, `n / 16` to every pit, one more to each of the
+/// `n % 16` pits after it. Wrapping: the borrow from byte 0 is paid back by
+/// the carries of the adds, since no pit ends below zero.
+const LAP: [u128; 65] = {
+    let mut t = [0u128; 65];
+    let mut n = 0;
+    while n <= 64 {
+        let (full, rest) = (n / 16, n % 16);
+        let mut add = ONES * full as u128;
+        if rest > 0 {
+            add += (ONES >> (8 * (16 - rest))) << 8;
+        }
+        t[n] = add.wrapping_sub(n as u128);
+        n += 1;
+    }
+    t
+};
+
+/// Whether [`relay_quietly`] can take a loop: its packing counts on the 64
+/// seeds of a real game (a position token may say more; such a loop is left
+/// to the general lap).
+fn quiet_fits(row: &[u8; 16]) -> bool {
+    row.iter().map(|&v| v as u32).sum::<u32>() <= 64
+}
 
 /// Whether some eight pits in a row (round the loop) are all empty. No pit
 /// holds more than the 64 seeds of the game, so adding 0x7F to a byte sets
@@ -186,13 +210,13 @@ fn relay_quietly(
     let mut moved = 0usize;
     let mut clean = true;
     let mut check = CycleCheck::with_table(&QUIET_DOOMED);
+    let front = |moved: usize| (front0 + 16 - (moved & 15)) & 15;
     let verdict = loop {
-        let front = (front0 + 16 - (moved & 15)) & 15;
         if clean && eight_empty_in_a_row(ring) {
             clean = false;
             check.taint();
         }
-        if !clean && ring.rotate_right(8 * front as u32) as u64 == 0 {
+        if !clean && ring.rotate_right(8 * front(moved) as u32) as u64 == 0 {
             break Quiet::Stopped;
         }
         let n = ring as u8;
@@ -201,7 +225,7 @@ fn relay_quietly(
         }
         let state = || QuietLap {
             ring,
-            front: if clean { 16 } else { front as u8 },
+            front: if clean { 16 } else { front(moved) as u8 },
         };
         if check.repeats(state) {
             break if check.interrupted() {
@@ -210,16 +234,11 @@ fn relay_quietly(
                 Quiet::NeverEnds
             };
         }
-        ring &= !0xFF;
-        let (full, rest) = ((n / 16) as u128, (n % 16) as u32);
-        ring += ONES * full;
-        // With whole rounds only the last seed fell back into the pit sown
-        // from, which stays the pit in front.
-        if rest > 0 {
-            ring += (ONES >> (8 * (16 - rest))) << 8;
-            ring = ring.rotate_right(8 * rest);
-            moved += rest as usize;
-        }
+        // The lap is one add; with whole rounds only (`rest` 0) the last
+        // seed fell back into the pit sown from, which stays in front.
+        let rest = n as u32 % 16;
+        ring = ring.wrapping_add(LAP[n as usize]).rotate_right(8 * rest);
+        moved += rest as usize;
     };
     outer.add_laps(check.laps());
     for j in 0..16 {
@@ -471,6 +490,7 @@ impl Bao {
                 && !owned[s]
                 && !from_nyumba
                 && blocked.is_none()
+                && quiet_fits(&b[s])
             {
                 match relay_quietly(&mut b[s], &mut at, cw, check) {
                     Quiet::Stopped => {}
