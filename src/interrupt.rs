@@ -112,7 +112,7 @@ mod tests {
         {
             let _g = arm(
                 Some(Instant::now() + Duration::from_secs(3600)),
-                &[flag.clone()],
+                std::slice::from_ref(&flag),
             );
             assert!(!poll());
             flag.store(true, Ordering::Relaxed);

@@ -210,7 +210,7 @@ impl<G: Game> Session for GameSession<G> {
         std::thread::spawn(move || {
             // `stop` also ends a long move generation (counts made after
             // it are wrong and never printed).
-            let _armed = crate::interrupt::arm(None, &[shared.stop.clone()]);
+            let _armed = crate::interrupt::arm(None, std::slice::from_ref(&shared.stop));
             let counts = if over {
                 Some(Vec::new())
             } else {

@@ -595,7 +595,7 @@ pub fn search<G: Game>(
 
     let mut moves = Vec::new();
     {
-        let _armed = crate::interrupt::arm(deadline, &[shared.stop.clone()]);
+        let _armed = crate::interrupt::arm(deadline, std::slice::from_ref(&shared.stop));
         root.legal_moves(&mut moves);
         if crate::interrupt::tripped() {
             // Out of time before the root's moves were all known: the first

@@ -168,7 +168,7 @@ impl<S: LapState> CycleCheck<S> {
 
     #[inline]
     fn check(&mut self, s: S) -> bool {
-        if self.laps % POLL_LAPS == 0 && crate::interrupt::poll() {
+        if self.laps.is_multiple_of(POLL_LAPS) && crate::interrupt::poll() {
             self.interrupted = true;
             return true;
         }
