@@ -378,3 +378,74 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::record::{MoveLine, OpeningLine};
+
+    fn line(ms: f64, side: Option<char>, limit_ms: Option<f64>) -> MoveLine {
+        MoveLine {
+            mv: "A".into(),
+            ms,
+            score: None,
+            depth: None,
+            side,
+            limit_ms,
+        }
+    }
+
+    #[test]
+    fn the_time_table_gives_each_engine_its_own_moves_quantiles_and_overruns() {
+        // A (South) makes 100 moves of 1..=100 ms against a limit of 99 ms
+        // (one overrun); B makes one move of 7 ms with no limit; a move
+        // without a recorded side counts for nobody.
+        let mut moves: Vec<MoveLine> = (1..=100)
+            .map(|i| line(i as f64, Some('S'), Some(99.5)))
+            .collect();
+        moves.push(line(7.0, Some('N'), None));
+        moves.push(line(5000.0, None, None));
+        let g = GameLine {
+            id: 0,
+            round: 0,
+            pair: 0,
+            south: "A".into(),
+            north: "B".into(),
+            variant: "kalah".into(),
+            options: BTreeMap::new(),
+            opening: OpeningLine {
+                index: 0,
+                fen: None,
+                moves: Vec::new(),
+            },
+            moves,
+            result: "p2win".into(),
+            termination: Termination::Timeout,
+            reason: "A lost on time".into(),
+            offender: Some("A".into()),
+            seeds: None,
+            final_position: String::new(),
+        };
+        let mut t = Tally::new(vec!["A".into(), "B".into()], &[(0, 1)]);
+        t.add(&g);
+        assert_eq!(t.overruns, vec![1, 0]);
+        let header = ReportHeader {
+            variant: "kalah".into(),
+            options: Vec::new(),
+            openings: "none".into(),
+            scheduled: 1,
+            max_plies: 400,
+            engines: Vec::new(),
+            sprt: None,
+        };
+        let report = render(&header, &t);
+        assert!(
+            report.contains("| A | 100 | 50.0 | 99.0 | 100.0 | 1 | 1 |"),
+            "{report}"
+        );
+        assert!(
+            report.contains("| B | 1 | 7.0 | 7.0 | 7.0 | 0 | 0 |"),
+            "{report}"
+        );
+    }
+}
