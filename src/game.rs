@@ -161,6 +161,18 @@ impl std::error::Error for MoveError {}
 /// rules that depend on history (Oware's repetition) are described by
 /// [`Game::repetition_outcome`] and applied by whoever keeps the history
 /// ([`GameRecord`], the search).
+///
+/// **Interruption.** A call may take long where the rules need a long
+/// computation (Bao's never-ending relay moves). Such computations poll
+/// [`crate::interrupt::poll`] every few microseconds and give up once it
+/// says stop: the call then returns quickly with an answer that may be wrong
+/// (a shortened move list, any position, any outcome) and must not panic.
+/// The caller arms its thread with a deadline and stop flags
+/// ([`crate::interrupt::arm`]), asks [`crate::interrupt::tripped`] after
+/// each call and throws away what a tripped call returned; the one answer
+/// it may still use is [`Game::legal_moves`]'s (a subset of the legal
+/// moves). A thread that never arms gets exact answers, however long they
+/// take.
 pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// A move as the rules see it. Bao's moves carry a pit, a direction and a
     /// safari flag; the two-row games only need a pit.
@@ -184,6 +196,9 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// Writes the legal moves into `out` (cleared first). Empty exactly when
     /// the game is over.
+    ///
+    /// Interrupted (see below), it writes only moves it knows to be legal,
+    /// possibly none: the searcher may play the first of them.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
     /// The number of legal moves; variants override it where counting is
@@ -319,6 +334,11 @@ impl<G: Game> GameRecord<G> {
     /// The positions from the start to the current one.
     pub fn positions(&self) -> &[G] {
         &self.positions
+    }
+
+    /// The outcome if the game ended by a repeated position.
+    pub fn ended_by_repetition(&self) -> Option<Outcome> {
+        self.repetition_end
     }
 
     /// The outcome of the game so far, repetition included.

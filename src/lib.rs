@@ -9,6 +9,7 @@ pub mod arena;
 pub mod bench;
 pub mod cli;
 pub mod game;
+pub mod interrupt;
 pub mod perft;
 pub mod protocol;
 pub mod search;

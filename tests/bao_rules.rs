@@ -287,8 +287,9 @@ fn never_ending_moves_are_recognised_exactly_even_when_the_cycle_is_63_million_l
     // Kujifunza, 9 plies from the start, North to move. a3< is a takasa (it
     // ends its first lap in the back row), and its relay runs into a cycle
     // of 63,085,936 laps (measured with Brent's detector alone, which needed
-    // 130 million laps to see the repeat). It is still recognised, exactly,
-    // and the engine needs only about one turn of the cycle.
+    // 130 million laps to see the repeat). It is still recognised, exactly.
+    // Seen from the pit being sown from, the cycle comes back rotated after
+    // a sixteenth of that (3.9 million laps), which already settles it.
     let rules = BaoRules::kujifunza();
     let at = |t: &str| Bao::from_notation(&rules, t).unwrap();
     let a3 = BaoMove {
@@ -300,9 +301,12 @@ fn never_ending_moves_are_recognised_exactly_even_when_the_cycle_is_63_million_l
     assert_eq!(p.format_move(a3), "a3<");
     let (verdict, laps) = p.run_counting(a3);
     assert_eq!(verdict.unwrap_err(), Refusal::NeverEnds);
-    assert!(laps > 63_085_936 && laps < 64_000_000, "{laps} laps");
+    assert!(
+        laps > 63_085_936 / 16 && laps < 63_085_936 / 8,
+        "{laps} laps"
+    );
     // A takasa never looks at the opponent's row: the same move with other
-    // South pits joins the same cycle, which this thread now knows.
+    // South pits joins the same cycle, which the engine now knows.
     let q = at("6,0,6,0,6,2,1,2/3,0,5,0,5,2,11,1/2,1,1,1,0,0,0,0/0,4,1,0,3,0,0,1-0-0-LL-N-x-1");
     let (verdict, laps) = q.run_counting(a3);
     assert_eq!(verdict.unwrap_err(), Refusal::NeverEnds);

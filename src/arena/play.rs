@@ -195,6 +195,10 @@ pub fn play<G: Game>(
         if let Some(st) = cfg.st {
             limit = limit.min(st + cfg.margin);
         }
+        let allowed = match (clocks[i], cfg.st) {
+            (Some(left), Some(st)) => Some(left.min(st)),
+            (left, st) => left.or(st),
+        };
         let reply = match engines[i].go(&position, &go, limit) {
             Ok(r) => r,
             Err(f) => return forfeit(&record, moves, side, names[i], f),
@@ -249,6 +253,8 @@ pub fn play<G: Game>(
             ms: reply.elapsed.as_micros() as f64 / 1000.0,
             score: reply.score,
             depth: reply.depth,
+            side: Some(side.letter()),
+            limit_ms: allowed.map(|d| d.as_micros() as f64 / 1000.0),
         });
     }
 }

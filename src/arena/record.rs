@@ -76,6 +76,14 @@ pub struct MoveLine {
     pub score: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// The mover: `S` (South, player 1) or `N`. Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<char>,
+    /// The longest the move could take without being late, in milliseconds:
+    /// its `st`, or the clock left when it was asked for (the margin not
+    /// counted). Absent when only depth or nodes bounded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_ms: Option<f64>,
 }
 
 /// Where a game started.
@@ -249,6 +257,8 @@ mod tests {
                 ms: 3.25,
                 score: Some("cp 100".into()),
                 depth: Some(2),
+                side: Some('S'),
+                limit_ms: Some(1000.0),
             }],
             result: "p1win".into(),
             termination: Termination::Rules,

@@ -477,7 +477,10 @@ impl Engine {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            since: Some(std::time::Instant::now()),
+            ..Limits::default()
+        };
         let mut clocks: [Clock; 2] = Default::default();
         let mut has_clock = [false; 2];
         let mut solve = false;

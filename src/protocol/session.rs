@@ -181,7 +181,9 @@ impl<G: Game> Session for GameSession<G> {
         out: Output,
     ) -> JoinHandle<()> {
         let root = self.record.position().clone();
-        let over = self.record.outcome().is_some();
+        // The end by the rules is the search's to find (an empty move list,
+        // paid from the move's time): only a repetition is the record's.
+        let repeated = self.record.ended_by_repetition().is_some();
         let history: Vec<u64> = self.record.positions().iter().map(|p| p.hash()).collect();
         let settings = Settings {
             threads: options.threads,
@@ -196,7 +198,7 @@ impl<G: Game> Session for GameSession<G> {
         let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;
         std::thread::spawn(move || {
-            if over {
+            if repeated {
                 // The game is over (by the rules or by repetition): nothing to play.
                 if limits.infinite {
                     while !shared.stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -231,10 +233,14 @@ impl<G: Game> Session for GameSession<G> {
         let pos = self.record.position().clone();
         let over = self.record.outcome().is_some();
         std::thread::spawn(move || {
+            // `stop` also ends a long move generation (counts made after
+            // it are wrong and never printed).
+            let _armed = crate::interrupt::arm(None, std::slice::from_ref(&shared.stop));
             let counts = if over {
                 Some(Vec::new())
             } else {
                 perft_divide_until(&pos, depth, true, Some(&shared.stop))
+                    .filter(|_| !crate::interrupt::tripped())
             };
             let Some(counts) = counts else {
                 out.line("info string perft stopped before it finished");

@@ -5,11 +5,11 @@
 //! Kalah. South's hole `i` faces cell `2m-1-i`. Captured seeds are kept in two
 //! counters and are never sown.
 
-use super::cycle::{self, CycleCheck, Doomed, LapState};
+use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
 use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use crate::solve::SolveGame;
-use std::cell::RefCell;
+use std::sync::LazyLock;
 
 pub const MIN_PITS: u8 = 6;
 pub const MAX_PITS: u8 = 10;
@@ -77,9 +77,7 @@ impl LapState for DodoiLap {
     }
 }
 
-thread_local! {
-    static DOOMED: RefCell<Doomed<DodoiLap>> = RefCell::new(Doomed::new());
-}
+static DOOMED: DoomedTable<DodoiLap> = LazyLock::new(Doomed::new);
 
 /// A move: the hole index (0-based from the mover's own left).
 pub type HoleMove = u8;
@@ -91,6 +89,9 @@ pub enum Sowing {
     Ends(EnDodoi),
     /// Relay sowing repeats an in-move state: the move would never end.
     NeverEnds,
+    /// The caller ran out of time before the move was judged
+    /// ([`crate::interrupt`]).
+    Interrupted,
 }
 
 impl EnDodoi {
@@ -167,7 +168,12 @@ impl EnDodoi {
                 }
             };
             if check.repeats(state) {
-                return (Sowing::NeverEnds, check.laps());
+                let verdict = if check.interrupted() {
+                    Sowing::Interrupted
+                } else {
+                    Sowing::NeverEnds
+                };
+                return (verdict, check.laps());
             }
         }
         let own = self.row(self.side);
@@ -241,6 +247,8 @@ impl Game for EnDodoi {
         match self.sow(mv) {
             Sowing::Ends(next) => next,
             Sowing::NeverEnds => panic!("play: a never-ending move is not legal"),
+            // Thrown away by the interrupted caller.
+            Sowing::Interrupted => *self,
         }
     }
 
@@ -290,6 +298,9 @@ impl Game for EnDodoi {
             Sowing::Ends(_) => Ok(i as u8),
             Sowing::NeverEnds => Err(MoveError::Illegal(format!(
                 "the relay sowing from {letter} never ends"
+            ))),
+            Sowing::Interrupted => Err(MoveError::Illegal(format!(
+                "the relay sowing from {letter} was not judged: interrupted"
             ))),
         }
     }

@@ -173,8 +173,12 @@ impl Game for Bao {
     }
 
     fn play(&self, mv: BaoMove) -> Bao {
-        self.play_checked(mv)
-            .unwrap_or_else(|r| panic!("play: {mv:?} is not legal here ({r})"))
+        match self.play_checked(mv) {
+            Ok(next) => next,
+            // The caller ran out of time and throws the answer away.
+            Err(Refusal::Interrupted) => *self,
+            Err(r) => panic!("play: {mv:?} is not legal here ({r})"),
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {
