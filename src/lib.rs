@@ -15,5 +15,7 @@ pub mod search;
 pub mod solve;
 pub mod variants;
 
-pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};
+pub use game::{
+    EndReason, Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side,
+};
 pub use variants::{Variant, VariantVisitor};

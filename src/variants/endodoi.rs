@@ -7,7 +7,7 @@
 
 use super::cycle::{self, CycleCheck, Doomed, LapState};
 use super::two_row;
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use std::cell::RefCell;
 
 pub const MIN_PITS: u8 = 6;
@@ -254,6 +254,17 @@ impl Game for EnDodoi {
         Some(Outcome::by_count(counts[0], counts[1]))
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        if self.can_move() {
+            return None;
+        }
+        Some(if self.row_seeds(self.side) == 0 {
+            EndReason::EmptyRow(self.side)
+        } else {
+            EndReason::NeverEndingMoves(self.side)
+        })
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.captured(Side::South) + self.row_seeds(Side::South),
@@ -326,7 +337,6 @@ impl Game for EnDodoi {
         two_row::diagram(
             &self.board(),
             [self.captured(Side::South), self.captured(Side::North)],
-            self.side,
         )
     }
 }

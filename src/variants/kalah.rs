@@ -7,7 +7,7 @@
 //! pit `m-1-i`.
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 
 /// Most seeds per pit at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -242,6 +242,12 @@ impl Game for Kalah {
         ))
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        // The move that empties a row banks both rows at once, so which one
+        // emptied is no longer on the board.
+        self.over().then_some(EndReason::RowEmptied)
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.store(Side::South) + byte_sum(self.w[0]),
@@ -294,7 +300,7 @@ impl Game for Kalah {
     }
 
     fn diagram(&self) -> String {
-        two_row::diagram(&self.board(), self.stores(), self.side)
+        two_row::diagram(&self.board(), self.stores())
     }
 }
 

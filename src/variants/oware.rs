@@ -5,7 +5,7 @@
 //! never sown into.
 
 use super::two_row::{self, MAX_PITS};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 
 /// Most seeds per house at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -351,6 +351,26 @@ impl Game for Oware {
         None
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        // The same tests, in the same order, as `outcome`.
+        let (s, n) = (self.store(Side::South), self.store(Side::North));
+        let half = self.total() / 2;
+        if s > half {
+            return Some(EndReason::Majority(Side::South));
+        }
+        if n > half {
+            return Some(EndReason::Majority(Side::North));
+        }
+        let mover = self.side;
+        if self.row_seeds(mover) == 0 {
+            return Some(EndReason::EmptyRow(mover));
+        }
+        if self.rules == RuleSet::Abapa && self.row_seeds(mover.other()) == 0 && !self.can_feed() {
+            return Some(EndReason::CannotFeed(mover));
+        }
+        None
+    }
+
     fn repetition_outcome(&self) -> Option<Outcome> {
         let (s, n) = (self.store(Side::South), self.store(Side::North));
         Some(match self.repetition {
@@ -435,7 +455,6 @@ impl Game for Oware {
         two_row::diagram(
             &self.board(),
             [self.store(Side::South), self.store(Side::North)],
-            self.side,
         )
     }
 }
