@@ -81,8 +81,14 @@ impl VariantVisitor for RunPerft<'_> {
         let mut out = std::io::stdout().lock();
         let count = if args.divide {
             let mut total = kete::perft::PerftCount::default();
-            for (mv, c) in perft_divide(&pos, args.depth, args.bulk) {
-                writeln!(out, "{}: {}", pos.format_move(mv), c.sequences)?;
+            let counts = perft_divide(&pos, args.depth, args.bulk);
+            let moves: Vec<G::Move> = counts.iter().map(|(mv, _)| *mv).collect();
+            for (mv, name) in kete::game::in_move_order(&pos, &moves) {
+                let c = counts
+                    .iter()
+                    .find(|(m, _)| *m == mv)
+                    .map_or_else(Default::default, |(_, c)| *c);
+                writeln!(out, "{name}: {}", c.sequences)?;
                 total += c;
             }
             total
