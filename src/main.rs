@@ -37,6 +37,8 @@ enum Command {
     Solve(SolveCmd),
     /// Build, verify and count endgame databases.
     Egtb(kete::solve::cli::EgtbArgs),
+    /// Play a game against the engine on the terminal.
+    Play(kete::play::PlayArgs),
 }
 
 #[derive(Args)]
@@ -148,6 +150,16 @@ fn run() -> Result<()> {
             kete::solve::cli::run_solve(a.variant.variant().map_err(|e| anyhow!(e))?, &a.solve)
         }
         Some(Command::Egtb(a)) => kete::solve::cli::run_egtb(&a),
+        Some(Command::Play(a)) => {
+            use std::io::IsTerminal;
+            let echo = !std::io::stdin().is_terminal();
+            kete::play::run(
+                &a,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+                echo,
+            )
+        }
     };
     // A reader that closed the pipe early (`| head`) is not a failure.
     if let Err(e) = &result
