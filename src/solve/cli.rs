@@ -25,9 +25,10 @@ pub struct SolveArgs {
     /// Solve this position instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub hash: usize,
+    /// Transposition table size in MiB (default: sized to the position,
+    /// at most 512).
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// Probe this endgame database (built by `kete egtb build`).
     #[arg(long)]
     pub egtb: Option<PathBuf>,
@@ -66,7 +67,13 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
             if let Some(db) = &db {
                 db.check_kalah(&rules)?;
             }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Kalah>))
+            let pits = rules.pits as u32;
+            solve_and_print(
+                &pos,
+                pits,
+                args,
+                db.as_ref().map(|d| d as &dyn Tablebase<Kalah>),
+            )
         }
         Variant::Oware(rules) => {
             let pos = position::<Oware>(&rules, args)?;
@@ -86,14 +93,20 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
                     db.max_seeds() + 1
                 );
             }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Oware>))
+            let pits = rules.houses as u32;
+            solve_and_print(
+                &pos,
+                pits,
+                args,
+                db.as_ref().map(|d| d as &dyn Tablebase<Oware>),
+            )
         }
         Variant::EnDodoi(rules) => {
             if args.egtb.is_some() || args.egtb_seeds.is_some() {
                 bail!("there are no endgame databases for endodoi");
             }
             let pos = position::<EnDodoi>(&rules, args)?;
-            solve_and_print(&pos, args, None)
+            solve_and_print(&pos, rules.pits as u32, args, None)
         }
         v @ (Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => bail!(
             "kete solve counts seeds; {} is decided without counting (solvable games: kalah, oware, endodoi)",
@@ -137,14 +150,40 @@ fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<O
     }
 }
 
+/// The default table for a position of `seeds` seeds in play on `pits`
+/// pits a row: one 16-byte entry for every board those seeds can make
+/// (the tables key on the board seen from the side to move; far fewer are
+/// reached), rounded up to a power of two; at most the old fixed 512 MiB.
+/// Small solves then start at once instead of clearing half a gigabyte.
+pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
+    const CAP: usize = 512;
+    let holes = 2 * pits as u64;
+    // C(seeds + holes - 1, holes - 1), stopping once it is past the cap.
+    let mut boards: u64 = 1;
+    for i in 1..holes {
+        boards = boards.saturating_mul(seeds as u64 + i) / i;
+        if boards > 1 << 40 {
+            return CAP;
+        }
+    }
+    let bytes = boards.saturating_mul(16);
+    let mb = bytes.div_ceil(1 << 20).max(1).next_power_of_two();
+    (mb as usize).min(CAP)
+}
+
 fn solve_and_print<G: SolveGame>(
     pos: &G,
+    pits: u32,
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
 ) -> Result<()> {
     let side = pos.side_to_move();
+    let hash_mb = args
+        .hash
+        .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pits));
+    eprintln!("table: {hash_mb} MiB");
     let mut opts = SolveOptions {
-        hash_mb: args.hash,
+        hash_mb,
         all_best: args.all_best,
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         ..Default::default()
@@ -432,5 +471,19 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             }
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_table_fits_the_position() {
+        // Kalah(4,3): 24 seeds on 8 pits, C(31,7) = 2,629,575 boards, 42 MB.
+        assert_eq!(super::fitted_hash_mb(24, 4), 64);
+        // 18 seeds on 6 pits: C(23,5) = 33,649 boards, 0.5 MB.
+        assert_eq!(super::fitted_hash_mb(18, 3), 1);
+        assert_eq!(super::fitted_hash_mb(2, 1), 1);
+        // The start of Kalah(6,4): C(59,11) boards, capped.
+        assert_eq!(super::fitted_hash_mb(48, 6), 512);
     }
 }
