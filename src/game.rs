@@ -114,6 +114,78 @@ impl Outcome {
     }
 }
 
+/// Why a game ended, as the variant's rules say. Each variant names its own
+/// ending (`Game::end_reason`); a repeated position is the referee's
+/// (`GameRecord::end_reason`), since only the history can see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// This player's row is empty: the player to move has no seeds to sow
+    /// (Oware, En Dodoi).
+    EmptyRow(Side),
+    /// A row was emptied and each player banked the seeds on his side
+    /// (Kalah: the position no longer shows whose row it was).
+    RowEmptied,
+    /// This player has captured more than half of the seeds (Oware: 25 of 48).
+    Majority(Side),
+    /// This player, to move, cannot give his opponent's empty row a seed
+    /// (Oware under the abapa rules).
+    CannotFeed(Side),
+    /// A position occurred for the second time (Oware).
+    Repetition,
+    /// This player, to move, has no legal move (Bao).
+    NoLegalMove(Side),
+    /// Every move this player could start never ends, so none is legal (Bao,
+    /// En Dodoi).
+    NeverEndingMoves(Side),
+    /// This player's front row is empty (Bao).
+    FrontRowEmpty(Side),
+}
+
+impl EndReason {
+    /// One word for machines (`query reason`).
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::EmptyRow(_) | EndReason::RowEmptied => "empty-row",
+            EndReason::Majority(_) => "majority",
+            EndReason::CannotFeed(_) => "cannot-feed",
+            EndReason::Repetition => "repetition",
+            EndReason::NoLegalMove(_) => "no-legal-move",
+            EndReason::NeverEndingMoves(_) => "never-ending-moves",
+            EndReason::FrontRowEmpty(_) => "front-row-empty",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |s: Side| match s {
+            Side::South => "South",
+            Side::North => "North",
+        };
+        match *self {
+            EndReason::EmptyRow(s) => write!(f, "{}'s row is empty", name(s)),
+            EndReason::RowEmptied => {
+                f.write_str("a row is empty and each player took the seeds on his side")
+            }
+            EndReason::Majority(s) => {
+                write!(f, "{} has captured more than half of the seeds", name(s))
+            }
+            EndReason::CannotFeed(s) => write!(
+                f,
+                "{} cannot give a seed to {}'s empty row",
+                name(s),
+                name(s.other())
+            ),
+            EndReason::Repetition => f.write_str("a position was repeated"),
+            EndReason::NoLegalMove(s) => write!(f, "{} has no legal move", name(s)),
+            EndReason::NeverEndingMoves(s) => {
+                write!(f, "{} has only moves that never end", name(s))
+            }
+            EndReason::FrontRowEmpty(s) => write!(f, "{}'s front row is empty", name(s)),
+        }
+    }
+}
+
 /// A position-notation token that could not be read. The message names the
 /// field (1-based, as written) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,6 +288,10 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// [`Game::repetition_outcome`]).
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Why the game is over: `Some` exactly when [`Game::outcome`] is
+    /// (ignoring history, like it).
+    fn end_reason(&self) -> Option<EndReason>;
+
     /// The outcome if this position has occurred before in the same game and
     /// the rules end the game on repetition; `None` where repetition has no
     /// rule.
@@ -297,6 +373,17 @@ pub trait Evaluator<G>:
     fn terms(&self, pos: &G) -> Vec<(&'static str, i32)>;
 }
 
+/// `moves` (played from `pos`) with their texts, in the order people read
+/// them: by pit, `A` before `B` (`A1<` before `A1>` before `A2<` in Bao).
+/// The generators list moves in whatever order suits the search; lists for
+/// people (`d`, `query moves`, perft's divide) use this one.
+pub fn in_move_order<G: Game>(pos: &G, moves: &[G::Move]) -> Vec<(G::Move, String)> {
+    let mut named: Vec<(G::Move, String)> =
+        moves.iter().map(|&m| (m, pos.format_move(m))).collect();
+    named.sort_by(|a, b| a.1.cmp(&b.1));
+    named
+}
+
 /// A game in progress with its history: the referee's view. It applies the
 /// rules that need history (repetition) on top of the position's own.
 #[derive(Clone, Debug)]
@@ -344,6 +431,15 @@ impl<G: Game> GameRecord<G> {
     /// The outcome of the game so far, repetition included.
     pub fn outcome(&self) -> Option<Outcome> {
         self.repetition_end.or_else(|| self.position().outcome())
+    }
+
+    /// Why the game ended, repetition included.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        if self.repetition_end.is_some() {
+            Some(EndReason::Repetition)
+        } else {
+            self.position().end_reason()
+        }
     }
 
     /// Legal moves of the current position, none once the game has ended.

@@ -28,6 +28,8 @@ pub struct Tally {
     /// Failures by engine and kind.
     pub failures: BTreeMap<(String, Termination), u64>,
     pub terminations: BTreeMap<Termination, u64>,
+    /// Games the rules ended, by why (`GameLine::end`).
+    pub endings: BTreeMap<String, u64>,
     pub games: usize,
     pub plies: usize,
     /// Milliseconds per move, by engine (moves whose mover is recorded).
@@ -55,6 +57,7 @@ impl Tally {
             names,
             failures: BTreeMap::new(),
             terminations: BTreeMap::new(),
+            endings: BTreeMap::new(),
             games: 0,
             plies: 0,
         }
@@ -111,6 +114,9 @@ impl Tally {
             }
         }
         *self.terminations.entry(g.termination).or_default() += 1;
+        if let Some(end) = &g.end {
+            *self.endings.entry(end.clone()).or_default() += 1;
+        }
         if let Some(o) = &g.offender {
             *self.failures.entry((o.clone(), g.termination)).or_default() += 1;
         }
@@ -365,6 +371,14 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
     let _ = writeln!(s, "| --- | ---: |");
     for (k, v) in &t.terminations {
         let _ = writeln!(s, "| {} | {v} |", k.as_str());
+    }
+    if !t.endings.is_empty() {
+        let _ = writeln!(s, "\nBy the rules, why (as `query reason` names it):\n");
+        let _ = writeln!(s, "| reason | games |");
+        let _ = writeln!(s, "| --- | ---: |");
+        for (k, v) in &t.endings {
+            let _ = writeln!(s, "| {k} | {v} |");
+        }
     }
     let _ = writeln!(s, "\n## Failures by reason\n");
     if t.failures.is_empty() {

@@ -15,6 +15,9 @@ use crate::solve::SolveGame;
 use crate::solve::db::DbSpec;
 use crate::variants::SolveVisitor;
 
+/// The queries a session answers (`query <what>`), for error messages.
+pub const QUERIES: &str = "gameover, p1turn, result, moves, fen, reason, option <name>, options";
+
 /// Search settings as the protocol's options set them (the evaluator by name).
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
@@ -54,12 +57,14 @@ pub trait Session: Send {
     /// The `eval` command (an evaluator name the variant lacks means its
     /// default, and the text says so).
     fn eval(&self, eval: &str) -> String;
-    /// `query gameover|p1turn|result`.
+    /// `query gameover|p1turn|result|moves|fen|reason`.
     fn query(&self, what: &str) -> Result<String, String>;
     /// The evaluator names of this variant, the default first.
     fn eval_names(&self) -> Vec<&'static str>;
     /// The current position's token (what `d` shows after `Fen:`).
     fn position_token(&self) -> String;
+    /// The legal moves' texts, in the order of the pits (`d`, `query moves`).
+    fn move_texts(&self) -> Vec<String>;
 }
 
 /// Builds the session of a variant (through [`Variant::visit_solver`], so
@@ -248,9 +253,14 @@ impl<G: Game> Session for GameSession<G> {
             };
             let mut text = String::new();
             let mut total = if depth == 0 { 1 } else { 0 };
-            for (mv, c) in counts {
-                let _ = writeln!(text, "{}: {}", pos.format_move(mv), c.sequences);
-                total += c.sequences;
+            let moves: Vec<G::Move> = counts.iter().map(|(mv, _)| *mv).collect();
+            for (mv, name) in crate::game::in_move_order(&pos, &moves) {
+                let c = counts
+                    .iter()
+                    .find(|(m, _)| *m == mv)
+                    .map_or(0, |(_, c)| c.sequences);
+                let _ = writeln!(text, "{name}: {c}");
+                total += c;
             }
             let _ = write!(text, "Nodes searched: {total}");
             out.lines(&text);
@@ -269,18 +279,18 @@ impl<G: Game> Session for GameSession<G> {
                 crate::game::Side::North => "North (p2)",
             }
         );
-        let mut moves = Vec::new();
-        self.record.legal_moves(&mut moves);
-        let names: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
-        let _ = writeln!(s, "Legal moves: {}", names.join(" "));
-        match self.record.outcome() {
-            Some(o) => {
+        let _ = writeln!(s, "Legal moves: {}", self.move_texts().join(" "));
+        match (self.record.outcome(), self.record.end_reason()) {
+            (Some(o), reason) => {
                 let _ = write!(s, "Game over: {}", o.result);
                 if let Some((south, north)) = o.seeds {
                     let _ = write!(s, " ({south}-{north})");
                 }
+                if let Some(r) = reason {
+                    let _ = write!(s, "; {r}");
+                }
             }
-            None => s.push_str("Game over: no"),
+            (None, _) => s.push_str("Game over: no"),
         }
         s
     }
@@ -320,16 +330,36 @@ impl<G: Game> Session for GameSession<G> {
                 (self.record.position().side_to_move() == crate::game::Side::South).to_string()
             }
             "result" => outcome.map_or("none".to_string(), |o| o.result.to_string()),
+            "moves" => {
+                let moves = self.move_texts();
+                if moves.is_empty() {
+                    "none".to_string()
+                } else {
+                    moves.join(" ")
+                }
+            }
+            "fen" | "position" => self.record.position().to_notation(),
+            "reason" => self
+                .record
+                .end_reason()
+                .map_or("none".to_string(), |r| format!("{} ({r})", r.code())),
             other => {
-                return Err(format!(
-                    "unknown query '{other}' (gameover, p1turn, result)"
-                ));
+                return Err(format!("unknown query '{other}' ({QUERIES})"));
             }
         })
     }
 
     fn position_token(&self) -> String {
         self.record.position().to_notation()
+    }
+
+    fn move_texts(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.record.legal_moves(&mut moves);
+        crate::game::in_move_order(self.record.position(), &moves)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
     }
 
     fn eval_names(&self) -> Vec<&'static str> {

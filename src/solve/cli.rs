@@ -22,9 +22,10 @@ pub struct SolveArgs {
     /// Solve this position instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub hash: usize,
+    /// Transposition table size in MiB (default: sized to the position,
+    /// at most 512).
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// Probe this endgame database (built by `kete egtb build`).
     #[arg(long)]
     pub egtb: Option<PathBuf>,
@@ -64,7 +65,12 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
                     eprintln!("note: {note}");
                 }
             }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<G>))
+            solve_and_print(
+                &pos,
+                pos.pits_per_row(),
+                args,
+                db.as_ref().map(|d| d as &dyn Tablebase<G>),
+            )
         }
         fn solvable<G: SolveGame>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
@@ -72,7 +78,7 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
                 bail!("there are no endgame databases for {}", self.1);
             }
             let pos = position::<G>(&rules, args)?;
-            solve_and_print(&pos, args, None)
+            solve_and_print(&pos, pos.pits_per_row(), args, None)
         }
         fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<()> {
             bail!("kete solve cannot solve {}: {why}", self.1)
@@ -116,14 +122,40 @@ fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<O
     }
 }
 
+/// The default table for a position of `seeds` seeds in play on `pits`
+/// pits a row: one 16-byte entry for every board those seeds can make
+/// (the tables key on the board seen from the side to move; far fewer are
+/// reached), rounded up to a power of two; at most the old fixed 512 MiB.
+/// Small solves then start at once instead of clearing half a gigabyte.
+pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
+    const CAP: usize = 512;
+    let holes = 2 * pits as u64;
+    // C(seeds + holes - 1, holes - 1), stopping once it is past the cap.
+    let mut boards: u64 = 1;
+    for i in 1..holes {
+        boards = boards.saturating_mul(seeds as u64 + i) / i;
+        if boards > 1 << 40 {
+            return CAP;
+        }
+    }
+    let bytes = boards.saturating_mul(16);
+    let mb = bytes.div_ceil(1 << 20).max(1).next_power_of_two();
+    (mb as usize).min(CAP)
+}
+
 fn solve_and_print<G: SolveGame>(
     pos: &G,
+    pits: u32,
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
 ) -> Result<()> {
     let side = pos.side_to_move();
+    let hash_mb = args
+        .hash
+        .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pits));
+    eprintln!("table: {hash_mb} MiB");
     let mut opts = SolveOptions {
-        hash_mb: args.hash,
+        hash_mb,
         all_best: args.all_best,
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         ..Default::default()
@@ -407,5 +439,19 @@ impl SolveVisitor for DbOf {
     }
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<DbGame> {
         bail!("this variant has no endgame databases: {why}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_table_fits_the_position() {
+        // Kalah(4,3): 24 seeds on 8 pits, C(31,7) = 2,629,575 boards, 42 MB.
+        assert_eq!(super::fitted_hash_mb(24, 4), 64);
+        // 18 seeds on 6 pits: C(23,5) = 33,649 boards, 0.5 MB.
+        assert_eq!(super::fitted_hash_mb(18, 3), 1);
+        assert_eq!(super::fitted_hash_mb(2, 1), 1);
+        // The start of Kalah(6,4): C(59,11) boards, capped.
+        assert_eq!(super::fitted_hash_mb(48, 6), 512);
     }
 }

@@ -104,14 +104,9 @@ impl fmt::Display for DbError {
     }
 }
 
-impl std::error::Error for DbError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DbError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+// No `source()`: the message is the I/O error's own, and anyhow's `{:#}`
+// would print it a second time.
+impl std::error::Error for DbError {}
 
 impl From<std::io::Error> for DbError {
     fn from(e: std::io::Error) -> Self {

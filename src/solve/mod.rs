@@ -55,6 +55,13 @@ pub trait SolveGame: Game {
     /// Seeds whose owner is still open: the final margin lies within
     /// `banked() ± seeds_in_play()`.
     fn seeds_in_play(&self) -> u32;
+
+    /// Pits in a row, for sizing the default table to the boards the seeds
+    /// in play can make; the default of 8 (the most any two-row game here
+    /// has) only makes the table larger than needed.
+    fn pits_per_row(&self) -> u32 {
+        8
+    }
 }
 
 /// Asks the kernel to back the spare capacity of `v` with huge pages, before

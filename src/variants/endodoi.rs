@@ -7,7 +7,7 @@
 
 use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use crate::solve::SolveGame;
 use std::sync::LazyLock;
 
@@ -268,6 +268,17 @@ impl Game for EnDodoi {
         s + n
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        if self.can_move() {
+            return None;
+        }
+        Some(if self.row_seeds(self.side) == 0 {
+            EndReason::EmptyRow(self.side)
+        } else {
+            EndReason::NeverEndingMoves(self.side)
+        })
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.captured(Side::South) + self.row_seeds(Side::South),
@@ -343,7 +354,6 @@ impl Game for EnDodoi {
         two_row::diagram(
             &self.board(),
             [self.captured(Side::South), self.captured(Side::North)],
-            self.side,
         )
     }
 }
@@ -395,6 +405,10 @@ impl Evaluator<EnDodoi> for EnDodoiEval {
 }
 
 impl SolveGame for EnDodoi {
+    fn pits_per_row(&self) -> u32 {
+        self.rules().pits as u32
+    }
+
     fn banked(&self) -> i32 {
         let me = self.side_to_move();
         self.captured(me) as i32 - self.captured(me.other()) as i32

@@ -7,7 +7,7 @@
 //! pit `m-1-i`.
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
 use crate::solve::egtb::{BuildOptions, BuildProgress};
@@ -251,6 +251,12 @@ impl Game for Kalah {
         s + n
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        // The move that empties a row banks both rows at once, so which one
+        // emptied is no longer on the board.
+        self.over().then_some(EndReason::RowEmptied)
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.store(Side::South) + byte_sum(self.w[0]),
@@ -303,7 +309,7 @@ impl Game for Kalah {
     }
 
     fn diagram(&self) -> String {
-        two_row::diagram(&self.board(), self.stores(), self.side)
+        two_row::diagram(&self.board(), self.stores())
     }
 }
 
@@ -432,6 +438,10 @@ impl DbSpec for Kalah {
 }
 
 impl SolveGame for Kalah {
+    fn pits_per_row(&self) -> u32 {
+        self.pits as u32
+    }
+
     const MARGIN_PARITY: bool = true;
 
     fn solve_key(&self) -> u64 {

@@ -5,7 +5,7 @@
 //! never sown into.
 
 use super::two_row::{self, MAX_PITS};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
 use crate::solve::egtb::{BuildOptions, BuildProgress};
@@ -412,6 +412,26 @@ impl Game for Oware {
         None
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        // The same tests, in the same order, as `outcome`.
+        let (s, n) = (self.store(Side::South), self.store(Side::North));
+        let half = self.total() / 2;
+        if s > half {
+            return Some(EndReason::Majority(Side::South));
+        }
+        if n > half {
+            return Some(EndReason::Majority(Side::North));
+        }
+        let mover = self.side;
+        if self.row_seeds(mover) == 0 {
+            return Some(EndReason::EmptyRow(mover));
+        }
+        if self.rules == RuleSet::Abapa && self.row_seeds(mover.other()) == 0 && !self.can_feed() {
+            return Some(EndReason::CannotFeed(mover));
+        }
+        None
+    }
+
     fn repetition_outcome(&self) -> Option<Outcome> {
         let (s, n) = (self.store(Side::South), self.store(Side::North));
         Some(match self.repetition {
@@ -501,7 +521,6 @@ impl Game for Oware {
         two_row::diagram(
             &self.board(),
             [self.store(Side::South), self.store(Side::North)],
-            self.side,
         )
     }
 }
@@ -635,6 +654,10 @@ impl DbSpec for Oware {
 }
 
 impl SolveGame for Oware {
+    fn pits_per_row(&self) -> u32 {
+        self.houses as u32
+    }
+
     // The key stays the whole position: the game ends when a store passes
     // half of the seeds, so the stores change more than the margin.
     fn banked(&self) -> i32 {

@@ -97,6 +97,11 @@ impl EngineProcess {
         self.log[n..].join("\n")
     }
 
+    /// Closes stdin: the engine sees the end of its input.
+    pub fn close_input(&mut self) {
+        drop(self.stdin.take());
+    }
+
     /// Closes stdin and waits for a clean exit.
     pub fn finish(mut self) {
         drop(self.stdin.take());

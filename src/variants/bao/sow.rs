@@ -824,6 +824,17 @@ impl Bao {
         }
     }
 
+    /// Whether a move the side to move could start is refused only because
+    /// it never ends (a player without legal moves then lost to that rule).
+    pub(super) fn has_never_ending_move(&self) -> bool {
+        let mut cand = Vec::new();
+        self.capture_candidates(&mut cand);
+        self.takasa_candidates(&mut cand, false);
+        self.takasa_candidates(&mut cand, true);
+        cand.iter()
+            .any(|&mv| matches!(self.run(mv), Err(Refusal::NeverEnds)))
+    }
+
     /// Whether the side to move has a legal capture.
     fn has_capture(&self) -> bool {
         let mut cand = Vec::new();
