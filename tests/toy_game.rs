@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use kete::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use kete::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
 use kete::perft::{perft, perft_divide};
 use kete::search::time::Limits;
 use kete::search::{Settings, Shared, search};
@@ -127,6 +127,10 @@ impl Game for Toy {
             self.stores[side.index()] as u32 + self.row(side).iter().map(|&v| v as u32).sum::<u32>()
         };
         Some(Outcome::by_count(own(Side::South), own(Side::North)))
+    }
+
+    fn end_reason(&self) -> Option<EndReason> {
+        self.outcome().map(|_| EndReason::EmptyRow(self.side))
     }
 
     fn seed_count(&self) -> Option<(u32, u32)> {

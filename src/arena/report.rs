@@ -435,10 +435,12 @@ mod tests {
             moves,
             result: "p2win".into(),
             termination: Termination::Timeout,
+            end: None,
             reason: "A lost on time".into(),
             offender: Some("A".into()),
             seeds: None,
             final_position: String::new(),
+            engines: None,
         };
         let mut t = Tally::new(vec!["A".into(), "B".into()], &[(0, 1)]);
         t.add(&g);
