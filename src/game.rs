@@ -114,6 +114,78 @@ impl Outcome {
     }
 }
 
+/// Why a game ended, as the variant's rules say. Each variant names its own
+/// ending (`Game::end_reason`); a repeated position is the referee's
+/// (`GameRecord::end_reason`), since only the history can see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndReason {
+    /// This player's row is empty: the player to move has no seeds to sow
+    /// (Oware, En Dodoi).
+    EmptyRow(Side),
+    /// A row was emptied and each player banked the seeds on his side
+    /// (Kalah: the position no longer shows whose row it was).
+    RowEmptied,
+    /// This player has captured more than half of the seeds (Oware: 25 of 48).
+    Majority(Side),
+    /// This player, to move, cannot give his opponent's empty row a seed
+    /// (Oware under the abapa rules).
+    CannotFeed(Side),
+    /// A position occurred for the second time (Oware).
+    Repetition,
+    /// This player, to move, has no legal move (Bao).
+    NoLegalMove(Side),
+    /// Every move this player could start never ends, so none is legal (Bao,
+    /// En Dodoi).
+    NeverEndingMoves(Side),
+    /// This player's front row is empty (Bao).
+    FrontRowEmpty(Side),
+}
+
+impl EndReason {
+    /// One word for machines (`query reason`).
+    pub fn code(self) -> &'static str {
+        match self {
+            EndReason::EmptyRow(_) | EndReason::RowEmptied => "empty-row",
+            EndReason::Majority(_) => "majority",
+            EndReason::CannotFeed(_) => "cannot-feed",
+            EndReason::Repetition => "repetition",
+            EndReason::NoLegalMove(_) => "no-legal-move",
+            EndReason::NeverEndingMoves(_) => "never-ending-moves",
+            EndReason::FrontRowEmpty(_) => "front-row-empty",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |s: Side| match s {
+            Side::South => "South",
+            Side::North => "North",
+        };
+        match *self {
+            EndReason::EmptyRow(s) => write!(f, "{}'s row is empty", name(s)),
+            EndReason::RowEmptied => {
+                f.write_str("a row is empty and each player took the seeds on his side")
+            }
+            EndReason::Majority(s) => {
+                write!(f, "{} has captured more than half of the seeds", name(s))
+            }
+            EndReason::CannotFeed(s) => write!(
+                f,
+                "{} cannot give a seed to {}'s empty row",
+                name(s),
+                name(s.other())
+            ),
+            EndReason::Repetition => f.write_str("a position was repeated"),
+            EndReason::NoLegalMove(s) => write!(f, "{} has no legal move", name(s)),
+            EndReason::NeverEndingMoves(s) => {
+                write!(f, "{} has only moves that never end", name(s))
+            }
+            EndReason::FrontRowEmpty(s) => write!(f, "{}'s front row is empty", name(s)),
+        }
+    }
+}
+
 /// A position-notation token that could not be read. The message names the
 /// field (1-based, as written) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,6 +233,18 @@ impl std::error::Error for MoveError {}
 /// rules that depend on history (Oware's repetition) are described by
 /// [`Game::repetition_outcome`] and applied by whoever keeps the history
 /// ([`GameRecord`], the search).
+///
+/// **Interruption.** A call may take long where the rules need a long
+/// computation (Bao's never-ending relay moves). Such computations poll
+/// [`crate::interrupt::poll`] every few microseconds and give up once it
+/// says stop: the call then returns quickly with an answer that may be wrong
+/// (a shortened move list, any position, any outcome) and must not panic.
+/// The caller arms its thread with a deadline and stop flags
+/// ([`crate::interrupt::arm`]), asks [`crate::interrupt::tripped`] after
+/// each call and throws away what a tripped call returned; the one answer
+/// it may still use is [`Game::legal_moves`]'s (a subset of the legal
+/// moves). A thread that never arms gets exact answers, however long they
+/// take.
 pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// A move as the rules see it. Bao's moves carry a pit, a direction and a
     /// safari flag; the two-row games only need a pit.
@@ -184,6 +268,9 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// Writes the legal moves into `out` (cleared first). Empty exactly when
     /// the game is over.
+    ///
+    /// Interrupted (see below), it writes only moves it knows to be legal,
+    /// possibly none: the searcher may play the first of them.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
     /// The number of legal moves; variants override it where counting is
@@ -201,6 +288,10 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// [`Game::repetition_outcome`]).
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Why the game is over: `Some` exactly when [`Game::outcome`] is
+    /// (ignoring history, like it).
+    fn end_reason(&self) -> Option<EndReason>;
+
     /// The outcome if this position has occurred before in the same game and
     /// the rules end the game on repetition; `None` where repetition has no
     /// rule.
@@ -215,6 +306,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn seed_count(&self) -> Option<(u32, u32)> {
         None
     }
+
+    /// Every seed of the game: on the board, in stores and in hands. No
+    /// rule creates or destroys a seed, so it is the same all game long
+    /// (the generic test battery checks that).
+    fn total_seeds(&self) -> u32;
 
     /// A 64-bit hash of the whole position (board, stores or hands, side to
     /// move and any state the rules keep). Equal positions hash equally.
@@ -241,13 +337,34 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 /// expected final seed margin) from the side to move's point of view.
 ///
 /// Each variant has an enum of evaluators; `Default` is the strongest.
-pub trait Evaluator<G>: Clone + Copy + Default + fmt::Debug + Send + Sync + 'static {
-    /// The names `by_name` accepts, the default first.
-    const NAMES: &'static [&'static str];
+pub trait Evaluator<G>:
+    Clone + Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static
+{
+    /// Every evaluator with its names, the default first: its canonical
+    /// name, then any aliases `by_name` also accepts. The one list that
+    /// `by_name`, `name`, `names` and the protocol's `Eval` option read.
+    const TABLE: &'static [(Self, &'static [&'static str])];
 
-    fn by_name(name: &str) -> Option<Self>;
+    /// The evaluator called `name` (or an alias), in any case.
+    fn by_name(name: &str) -> Option<Self> {
+        Self::TABLE
+            .iter()
+            .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())))
+            .map(|(e, _)| *e)
+    }
 
-    fn name(&self) -> &'static str;
+    /// The canonical name.
+    fn name(&self) -> &'static str {
+        Self::TABLE
+            .iter()
+            .find(|(e, _)| e == self)
+            .map_or("?", |(_, names)| names[0])
+    }
+
+    /// The canonical names, the default first.
+    fn names() -> Vec<&'static str> {
+        Self::TABLE.iter().map(|(_, names)| names[0]).collect()
+    }
 
     /// The evaluation of a position whose game is not over.
     fn evaluate(&self, pos: &G) -> i32;
@@ -284,6 +401,17 @@ pub fn linear_eval(weights: &[(i32, i32)], features: &[i32], phase: i32) -> i32 
         end += e * f;
     }
     (open * phase + end * (PHASE - phase)) / PHASE
+}
+
+/// `moves` (played from `pos`) with their texts, in the order people read
+/// them: by pit, `A` before `B` (`A1<` before `A1>` before `A2<` in Bao).
+/// The generators list moves in whatever order suits the search; lists for
+/// people (`d`, `query moves`, perft's divide) use this one.
+pub fn in_move_order<G: Game>(pos: &G, moves: &[G::Move]) -> Vec<(G::Move, String)> {
+    let mut named: Vec<(G::Move, String)> =
+        moves.iter().map(|&m| (m, pos.format_move(m))).collect();
+    named.sort_by(|a, b| a.1.cmp(&b.1));
+    named
 }
 
 /// A game in progress with its history: the referee's view. It applies the
@@ -325,9 +453,23 @@ impl<G: Game> GameRecord<G> {
         &self.positions
     }
 
+    /// The outcome if the game ended by a repeated position.
+    pub fn ended_by_repetition(&self) -> Option<Outcome> {
+        self.repetition_end
+    }
+
     /// The outcome of the game so far, repetition included.
     pub fn outcome(&self) -> Option<Outcome> {
         self.repetition_end.or_else(|| self.position().outcome())
+    }
+
+    /// Why the game ended, repetition included.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        if self.repetition_end.is_some() {
+            Some(EndReason::Repetition)
+        } else {
+            self.position().end_reason()
+        }
     }
 
     /// Legal moves of the current position, none once the game has ended.

@@ -9,12 +9,16 @@ pub mod arena;
 pub mod bench;
 pub mod cli;
 pub mod game;
+pub mod interrupt;
 pub mod perft;
+pub mod play;
 pub mod protocol;
 pub mod search;
 pub mod solve;
 pub mod tune;
 pub mod variants;
 
-pub use game::{Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side};
+pub use game::{
+    EndReason, Evaluator, Game, GameRecord, GameResult, MoveError, NotationError, Outcome, Side,
+};
 pub use variants::{Variant, VariantVisitor};

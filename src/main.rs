@@ -5,7 +5,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use kete::cli::VariantArgs;
 use kete::game::Game;
 use kete::perft::{perft, perft_divide};
@@ -39,6 +39,13 @@ enum Command {
     Egtb(kete::solve::cli::EgtbArgs),
     /// Fit the evaluation to game results: `tune gen`, then `tune fit`.
     Tune(kete::tune::TuneArgs),
+    /// Print a shell completion script for kete (e.g. `kete completions bash`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Play a game against the engine on the terminal.
+    Play(kete::play::PlayArgs),
 }
 
 #[derive(Args)]
@@ -83,8 +90,14 @@ impl VariantVisitor for RunPerft<'_> {
         let mut out = std::io::stdout().lock();
         let count = if args.divide {
             let mut total = kete::perft::PerftCount::default();
-            for (mv, c) in perft_divide(&pos, args.depth, args.bulk) {
-                writeln!(out, "{}: {}", pos.format_move(mv), c.sequences)?;
+            let counts = perft_divide(&pos, args.depth, args.bulk);
+            let moves: Vec<G::Move> = counts.iter().map(|(mv, _)| *mv).collect();
+            for (mv, name) in kete::game::in_move_order(&pos, &moves) {
+                let c = counts
+                    .iter()
+                    .find(|(m, _)| *m == mv)
+                    .map_or_else(Default::default, |(_, c)| *c);
+                writeln!(out, "{name}: {}", c.sequences)?;
                 total += c;
             }
             total
@@ -147,6 +160,20 @@ fn run() -> Result<()> {
         Some(Command::Tune(a)) => {
             let line: Vec<String> = std::env::args().skip(1).collect();
             kete::tune::run(&a, format!("kete {}", line.join(" ")))
+        }
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(shell, &mut Cli::command(), "kete", &mut std::io::stdout());
+            Ok(())
+        }
+        Some(Command::Play(a)) => {
+            use std::io::IsTerminal;
+            let echo = !std::io::stdin().is_terminal();
+            kete::play::run(
+                &a,
+                &mut std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+                echo,
+            )
         }
     };
     // A reader that closed the pipe early (`| head`) is not a failure.

@@ -69,6 +69,40 @@ impl<'a, G: Game> Perft<'a, G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[depth as usize]);
         pos.legal_moves(&mut moves);
+        if self.bulk && depth == 2 {
+            // The last ply is counted, not played: each child's moves are
+            // counted here rather than in a call per child. A child that
+            // repeats the line ends the game there, one move short.
+            let mut count = PerftCount::default();
+            for &mv in &moves {
+                let next = pos.play(mv);
+                count.played += 1;
+                if G::CAN_REPEAT
+                    && self.history.contains(&next)
+                    && next.repetition_outcome().is_some()
+                {
+                    continue;
+                }
+                count.sequences += next.count_legal_moves() as u64;
+            }
+            self.buffers[depth as usize] = moves;
+            return count;
+        }
+        if depth == 1 {
+            // The last ply: each move makes one sequence, whether or not it
+            // ends the game (by repetition too), so nothing below it is
+            // asked. Each move is still played: `black_box` keeps the
+            // optimiser from dropping the work perft is there to measure.
+            for &mv in &moves {
+                std::hint::black_box(pos.play(mv));
+            }
+            let n = moves.len() as u64;
+            self.buffers[depth as usize] = moves;
+            return PerftCount {
+                sequences: n,
+                played: n,
+            };
+        }
         let mut count = PerftCount::default();
         for &mv in &moves {
             let next = pos.play(mv);

@@ -96,7 +96,7 @@ fn play_game<G: Game>(
         nodes: Some(opts.nodes),
         ..Limits::default()
     };
-    let settings = Settings::<G::Eval> {
+    let settings = Settings::<G> {
         eval,
         ..Settings::default()
     };
@@ -542,7 +542,7 @@ impl crate::variants::VariantVisitor for RunGen<'_> {
             anyhow::anyhow!(
                 "unknown --eval '{}': this variant has {}",
                 a.eval,
-                <G::Eval as Evaluator<G>>::NAMES.join(", ")
+                <G::Eval as Evaluator<G>>::names().join(", ")
             )
         })?;
         let file = std::fs::File::create(&a.out)

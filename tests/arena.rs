@@ -409,3 +409,74 @@ fn bad_command_lines_are_refused_with_a_reason() {
         assert!(err.contains(words), "{args:?}: {err}");
     }
 }
+
+/// Issue 12: a resumed tournament whose engines are set up differently
+/// (another depth, another program, another option) is refused, and the
+/// error names what changed; the report lists each engine's `option.`
+/// settings; records and report say why the rules ended each game.
+#[test]
+fn resume_refuses_changed_engine_settings_and_the_report_names_options_and_endings() {
+    let dir = out_dir("settings");
+    let base = |d3: &str, extra: &[&str]| {
+        let mut a = strings(&["--variant", "kalah", "--engine"]);
+        a.push(format!("cmd={KETE}"));
+        a.extend(strings(&["name=a", "depth=2", "option.Hash=4"]));
+        a.push("--engine".into());
+        a.push(format!("cmd={d3}"));
+        a.extend(strings(&["name=b", "depth=3"]));
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a.extend(strings(&[
+            "--games", "2", "--rounds", "1", "--quiet", "--out",
+        ]));
+        a.push(dir.display().to_string());
+        a
+    };
+    let out = run(&base(KETE, &[]));
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        report.contains("(depth=2; option.Hash=4)"),
+        "the report names engine a's options:\n{report}"
+    );
+    assert!(report.contains("| reason | games |"), "{report}");
+    for g in games(&dir) {
+        assert_eq!(g["termination"], "rules");
+        let end = g["end"]
+            .as_str()
+            .expect("a game ended by the rules says why");
+        assert_eq!(end, "empty-row", "Kalah ends when a row is empty");
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.contains("a row is empty"), "{reason}");
+        // South's settings first.
+        let south_depth = if g["south"] == "a" { "2" } else { "3" };
+        assert_eq!(g["engines"][0]["depth"], south_depth);
+    }
+    // The same command again: nothing changed, so it resumes (nothing to play).
+    run(&base(KETE, &[]));
+    // Another depth for b.
+    let mut changed = base(KETE, &[]);
+    let i = changed.iter().position(|a| a == "depth=3").unwrap();
+    changed[i] = "depth=4".into();
+    let out = arena(&changed).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("engine b with other settings (depth=3, now depth=4)"),
+        "{err}"
+    );
+    // Another program for b.
+    let out = arena(&base("/bin/cat", &[])).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("now cmd=/bin/cat"), "{err}");
+    // An option added for b through --each (a's own option.Hash wins for a).
+    let out = arena(&base(KETE, &["--each", "option.Threads=1"]))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("option.Threads not set, now option.Threads=1"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

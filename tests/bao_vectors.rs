@@ -5,52 +5,8 @@
 use kete::game::{Game, GameResult, Side};
 use kete::variants::bao::{Bao, BaoRules, Refusal};
 
-type Rows = [[u8; 8]; 4];
-const Z: [u8; 8] = [0; 8];
-
-/// A position: rows, hands, nyumba ownership ("OO", "OL", ...), side, takasia.
-fn pos_with(rules: BaoRules, r: Rows, hands: (u8, u8), own: &str, side: &str, tak: &str) -> Bao {
-    let row = |v: &[u8; 8]| {
-        v.iter()
-            .map(|x| x.to_string())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    let token = format!(
-        "{}/{}/{}/{}-{}-{}-{own}-{side}-{tak}-0",
-        row(&r[0]),
-        row(&r[1]),
-        row(&r[2]),
-        row(&r[3]),
-        hands.0,
-        hands.1
-    );
-    Bao::from_notation(&rules, &token).unwrap_or_else(|e| panic!("{token}: {e}"))
-}
-
-fn pos(r: Rows, hands: (u8, u8), own: &str, side: &str) -> Bao {
-    pos_with(BaoRules::kiswahili(), r, hands, own, side, "x")
-}
-
-fn rows(p: &Bao) -> Rows {
-    let t = p.to_notation();
-    let board = t.split('-').next().unwrap();
-    let mut out = [[0u8; 8]; 4];
-    for (i, r) in board.split('/').enumerate() {
-        for (j, v) in r.split(',').enumerate() {
-            out[i][j] = v.parse().unwrap();
-        }
-    }
-    out
-}
-
-fn legal(p: &Bao) -> Vec<String> {
-    let mut m = Vec::new();
-    p.legal_moves(&mut m);
-    let mut v: Vec<String> = m.iter().map(|&m| p.format_move(m)).collect();
-    v.sort();
-    v
-}
+mod common;
+use common::bao::{Rows, Z, legal, play, pos, pos_with, rows, set};
 
 fn by_rule(p: &Bao) -> Vec<String> {
     let mut m = Vec::new();
@@ -58,19 +14,6 @@ fn by_rule(p: &Bao) -> Vec<String> {
     let mut v: Vec<String> = m.iter().map(|&m| p.format_move(m)).collect();
     v.sort();
     v
-}
-
-fn set(moves: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
-fn play(p: &Bao, mv: &str) -> Bao {
-    let m = p
-        .parse_move(mv)
-        .unwrap_or_else(|e| panic!("{mv}: {e} in {}", p.to_notation()));
-    p.play(m)
 }
 
 // ---- §3 Game Cabinet diagrams (lead-1) -------------------------------------

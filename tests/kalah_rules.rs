@@ -8,6 +8,10 @@
 use kete::game::{Game, GameRecord, GameResult, MoveError, Outcome, Side};
 use kete::variants::kalah::{Capture, Kalah, KalahRules};
 
+mod common;
+use common::rng::Rng;
+use common::two_row::{Model, random_game, random_token};
+
 /// Rules whose size follows the token (2m+3 fields).
 fn rules_for(text: &str, seeds: u8, capture: Capture) -> KalahRules {
     let pits = ((text.split('-').count() - 3) / 2) as u8;
@@ -544,15 +548,6 @@ impl Naive {
         self.pits.iter().any(|r| r.iter().all(|&v| v == 0))
     }
 
-    fn legal(&self) -> Vec<usize> {
-        if self.over() {
-            return Vec::new();
-        }
-        (0..self.m)
-            .filter(|&i| self.pits[self.side][i] > 0)
-            .collect()
-    }
-
     fn next(&self, p: Place) -> Place {
         match p {
             Place::Pit(r, j) if j + 1 < self.m => Place::Pit(r, j + 1),
@@ -597,6 +592,17 @@ impl Naive {
             self.side = 1 - s;
         }
     }
+}
+
+impl Model for Naive {
+    fn legal(&self) -> Vec<usize> {
+        if self.over() {
+            return Vec::new();
+        }
+        (0..self.m)
+            .filter(|&i| self.pits[self.side][i] > 0)
+            .collect()
+    }
 
     fn outcome(&self) -> Option<Outcome> {
         self.over().then(|| {
@@ -615,21 +621,13 @@ impl Naive {
         f.push(if self.side == 0 { "S" } else { "N" }.to_string());
         f.join("-")
     }
-}
 
-/// xorshift64*: a small deterministic generator for the random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    fn pits(&self) -> usize {
+        self.m
     }
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    fn play(&mut self, i: usize) {
+        Naive::play(self, i)
     }
 }
 
@@ -637,62 +635,13 @@ impl Rng {
 /// stores, sometimes with a large heap in one pit (long laps).
 fn random_position(rng: &mut Rng, rules: &KalahRules) -> Kalah {
     let m = rules.pits as usize;
-    let total = 2 * m * rules.seeds as usize;
-    let mut slots = vec![0usize; 2 * m + 2];
-    let mut left = total;
-    if rng.below(3) == 0 {
-        let heap = rng.below(total + 1);
-        slots[rng.below(2 * m)] += heap;
-        left -= heap;
-    }
-    for _ in 0..left {
-        // Stores get fewer seeds than pits so that games last a while.
-        let k = if rng.below(4) == 0 {
-            rng.below(2 * m + 2)
-        } else {
-            rng.below(2 * m)
-        };
-        slots[k] += 1;
-    }
-    let side = if rng.below(2) == 0 { "S" } else { "N" };
-    let text = format!(
-        "{}-{side}",
-        slots
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join("-")
-    );
+    let text = random_token(rng, m, 2 * m * rules.seeds as usize, 4);
     Kalah::from_notation(rules, &text).unwrap()
-}
-
-fn agree(engine: &Kalah, naive: &Naive, context: &str) {
-    assert_eq!(engine.to_notation(), naive.notation(), "{context}");
-    assert_eq!(engine.outcome(), naive.outcome(), "{context}");
-    let mut moves = Vec::new();
-    engine.legal_moves(&mut moves);
-    let mut got: Vec<usize> = moves.iter().map(|&m| m as usize).collect();
-    got.sort();
-    assert_eq!(got, naive.legal(), "{context}");
-    assert_eq!(engine.count_legal_moves(), got.len(), "{context}");
-    for i in 0..naive.m {
-        let letter = two_letter(engine.side_to_move(), i);
-        assert_eq!(
-            engine.parse_move(&letter).is_ok(),
-            got.contains(&i),
-            "{context}: {letter}"
-        );
-    }
-}
-
-fn two_letter(side: Side, i: usize) -> String {
-    let base = if side == Side::South { b'A' } else { b'a' };
-    ((base + i as u8) as char).to_string()
 }
 
 #[test]
 fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     // Fewer games in unoptimised builds, where the naive model is slow.
     let games = if cfg!(debug_assertions) { 4 } else { 12 };
     for m in 1..=8u8 {
@@ -704,39 +653,14 @@ fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
                     capture,
                 };
                 for game in 0..games {
-                    let mut engine = if game < 2 {
+                    let engine = if game < 2 {
                         Kalah::start(&rules)
                     } else {
                         random_position(&mut rng, &rules)
                     };
-                    let mut naive = Naive::from_engine(&engine);
-                    let origin = engine.to_notation();
-                    for ply in 0..400 {
-                        let context =
-                            format!("Kalah({m},{n}) {capture:?} from {origin}, ply {ply}");
-                        agree(&engine, &naive, &context);
-                        let legal = naive.legal();
-                        if legal.is_empty() {
-                            break;
-                        }
-                        let i = legal[rng.below(legal.len())];
-                        let before = engine.to_notation();
-                        engine = engine.play(i as u8);
-                        naive.play(i);
-                        assert_eq!(
-                            engine.to_notation(),
-                            naive.notation(),
-                            "{context}: {} from {before}",
-                            two_letter(
-                                if naive.side == 0 {
-                                    Side::South
-                                } else {
-                                    Side::North
-                                },
-                                i
-                            )
-                        );
-                    }
+                    let naive = Naive::from_engine(&engine);
+                    let label = format!("Kalah({m},{n}) {capture:?}");
+                    random_game(engine, naive, &mut rng, 400, &label);
                 }
             }
         }

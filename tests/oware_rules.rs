@@ -8,6 +8,10 @@
 use kete::game::{Game, GameRecord, GameResult, MoveError, Outcome, Side};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 
+mod common;
+use common::rng::Rng;
+use common::two_row::{Model, random_game, random_token};
+
 fn rules_for(text: &str, seeds: u8, rules: RuleSet, repetition: Repetition) -> OwareRules {
     let houses = ((text.split('-').count() - 3) / 2) as u8;
     OwareRules {
@@ -741,6 +745,37 @@ impl Naive {
             .collect()
     }
 
+    fn play(&mut self, i: usize) {
+        let sown = self.sow(i, self.abapa);
+        self.board = sown.board;
+        self.stores[self.side] += sown.taken;
+        if sown.starves && !self.abapa {
+            // A forced starving move: the mover takes all that is left.
+            self.stores[self.side] += self.board.iter().sum::<u32>();
+            self.board.iter_mut().for_each(|v| *v = 0);
+        }
+        self.side = 1 - self.side;
+    }
+}
+
+impl Model for Naive {
+    fn legal(&self) -> Vec<usize> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        let c = self.candidates();
+        let feeding: Vec<usize> = c
+            .iter()
+            .copied()
+            .filter(|&i| !self.sow(i, self.abapa).starves)
+            .collect();
+        if feeding.is_empty() && !self.abapa {
+            c
+        } else {
+            feeding
+        }
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let [s, n] = self.stores;
         if s > self.half || n > self.half {
@@ -766,35 +801,6 @@ impl Naive {
         None
     }
 
-    fn legal(&self) -> Vec<usize> {
-        if self.outcome().is_some() {
-            return Vec::new();
-        }
-        let c = self.candidates();
-        let feeding: Vec<usize> = c
-            .iter()
-            .copied()
-            .filter(|&i| !self.sow(i, self.abapa).starves)
-            .collect();
-        if feeding.is_empty() && !self.abapa {
-            c
-        } else {
-            feeding
-        }
-    }
-
-    fn play(&mut self, i: usize) {
-        let sown = self.sow(i, self.abapa);
-        self.board = sown.board;
-        self.stores[self.side] += sown.taken;
-        if sown.starves && !self.abapa {
-            // A forced starving move: the mover takes all that is left.
-            self.stores[self.side] += self.board.iter().sum::<u32>();
-            self.board.iter_mut().for_each(|v| *v = 0);
-        }
-        self.side = 1 - self.side;
-    }
-
     fn notation(&self) -> String {
         let mut f: Vec<String> = self
             .board
@@ -805,21 +811,13 @@ impl Naive {
         f.push(if self.side == 0 { "S" } else { "N" }.to_string());
         f.join("-")
     }
-}
 
-/// xorshift64*: a small deterministic generator for the random games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    fn pits(&self) -> usize {
+        self.m
     }
 
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+    fn play(&mut self, i: usize) {
+        Naive::play(self, i)
     }
 }
 
@@ -827,61 +825,13 @@ impl Rng {
 /// lightly), sometimes with one large heap (long laps).
 fn random_position(rng: &mut Rng, rules: &OwareRules) -> Oware {
     let m = rules.houses as usize;
-    let total = 2 * m * rules.seeds as usize;
-    let mut slots = vec![0usize; 2 * m + 2];
-    let mut left = total;
-    if rng.below(3) == 0 {
-        let heap = rng.below(total + 1);
-        slots[rng.below(2 * m)] += heap;
-        left -= heap;
-    }
-    for _ in 0..left {
-        let k = if rng.below(5) == 0 {
-            rng.below(2 * m + 2)
-        } else {
-            rng.below(2 * m)
-        };
-        slots[k] += 1;
-    }
-    let side = if rng.below(2) == 0 { "S" } else { "N" };
-    let text = format!(
-        "{}-{side}",
-        slots
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join("-")
-    );
+    let text = random_token(rng, m, 2 * m * rules.seeds as usize, 5);
     Oware::from_notation(rules, &text).unwrap()
-}
-
-fn letter(side: usize, i: usize) -> String {
-    let base = if side == 0 { b'A' } else { b'a' };
-    ((base + i as u8) as char).to_string()
-}
-
-fn agree(engine: &Oware, naive: &Naive, context: &str) {
-    assert_eq!(engine.to_notation(), naive.notation(), "{context}");
-    assert_eq!(engine.outcome(), naive.outcome(), "{context}");
-    let mut moves = Vec::new();
-    engine.legal_moves(&mut moves);
-    let mut got: Vec<usize> = moves.iter().map(|&m| m as usize).collect();
-    got.sort();
-    assert_eq!(got, naive.legal(), "{context}");
-    assert_eq!(engine.count_legal_moves(), got.len(), "{context}");
-    for i in 0..naive.m {
-        assert_eq!(
-            engine.parse_move(&letter(naive.side, i)).is_ok(),
-            got.contains(&i),
-            "{context}: {}",
-            letter(naive.side, i)
-        );
-    }
 }
 
 #[test]
 fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     // Fewer games in unoptimised builds, where the naive model is slow.
     let games = if cfg!(debug_assertions) { 4 } else { 12 };
     for m in 1..=8u8 {
@@ -894,38 +844,20 @@ fn engine_agrees_with_seed_by_seed_rules_on_random_games() {
                     repetition: Repetition::OwnSide,
                 };
                 for game in 0..games {
-                    let mut engine = if game < 2 {
+                    let engine = if game < 2 {
                         Oware::start(&rules)
                     } else {
                         random_position(&mut rng, &rules)
                     };
-                    let mut naive = Naive::from_engine(&engine);
+                    let naive = Naive::from_engine(&engine);
                     // The text leaves a player to move without seeds under
                     // Abapa to interpretation; such positions never arise
                     // in Abapa play, so they are not drawn.
                     if rs == RuleSet::Abapa && naive.row(&naive.board, naive.side) == 0 {
                         continue;
                     }
-                    let origin = engine.to_notation();
-                    for ply in 0..300 {
-                        let context = format!("{m}x{n} {rs:?} from {origin}, ply {ply}");
-                        agree(&engine, &naive, &context);
-                        let legal = naive.legal();
-                        if legal.is_empty() {
-                            break;
-                        }
-                        let i = legal[rng.below(legal.len())];
-                        let before = engine.to_notation();
-                        let mover = naive.side;
-                        engine = engine.play(i as u8);
-                        naive.play(i);
-                        assert_eq!(
-                            engine.to_notation(),
-                            naive.notation(),
-                            "{context}: {} from {before}",
-                            letter(mover, i)
-                        );
-                    }
+                    let label = format!("{m}x{n} {rs:?}");
+                    random_game(engine, naive, &mut rng, 300, &label);
                 }
             }
         }

@@ -135,7 +135,10 @@ fn oware_abapa_perft_1_to_8() {
 /// kete's own counts for the variants without published ones (README, "En
 /// Dodoi and Bao"): they pin the move generators, never-ending moves
 /// included, and were the same before and after the recognition of
-/// never-ending moves was made faster.
+/// never-ending moves was made faster. Bao la Kujifunza from depth 8 and
+/// Kiswahili at depth 12 lost a few sequences when a lone kichwa sown toward
+/// the back row was refused even where its lap wraps round (D9): d8 319526
+/// -> 319524, d9 1207012 -> 1206990, d10 4644226 -> 4644048.
 const ENDODOI: &[(u32, u64)] = &[
     (1, 6),
     (2, 28),
@@ -154,7 +157,7 @@ const BAO_KUJIFUNZA: &[(u32, u64)] = &[
     (5, 6550),
     (6, 23442),
     (7, 84200),
-    (8, 319526),
+    (8, 319524),
 ];
 
 const BAO_KISWAHILI: &[(u32, u64)] = &[
@@ -183,8 +186,8 @@ fn bao_kujifunza_perft_1_to_10() {
     // laps long; it took minutes before their recognition was made faster.
     let start = Bao::start(&BaoRules::kujifunza());
     check_counts(&start, BAO_KUJIFUNZA);
-    assert_eq!(perft(&start, 9, false).sequences, 1207012);
-    assert_eq!(perft(&start, 10, false).sequences, 4644226);
+    assert_eq!(perft(&start, 9, false).sequences, 1206990);
+    assert_eq!(perft(&start, 10, false).sequences, 4644048);
 }
 
 #[test]

@@ -8,21 +8,34 @@ use std::time::Duration;
 use common::{EngineProcess, glob, is_progress};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
+const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 fn replay(path: &Path) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut e = EngineProcess::start();
     let greeting = e.next_line(TIMEOUT).expect("greeting");
-    assert!(greeting.starts_with("kete "), "greeting: {greeting}");
+    assert_eq!(
+        greeting,
+        format!("kete {VERSION} by the kete developers: mancala engine (UGI/UCI); type 'help'")
+    );
+    let mut closed = false;
     for (n, line) in text.lines().enumerate() {
         let at = format!("{}:{}", path.display(), n + 1);
-        if let Some(cmd) = line.strip_prefix("> ") {
+        if line.starts_with(">|") {
+            // The end of the engine's input: what follows is what it prints
+            // before it exits.
+            e.close_input();
+            closed = true;
+        } else if let Some(cmd) = line.strip_prefix("> ") {
+            assert!(!closed, "{at}: a command after the end of input");
             e.send(cmd);
         } else if line.starts_with('<') {
             let (pattern, is_glob) = match line.strip_prefix("<~ ") {
                 Some(p) => (p, true),
                 None => (line.strip_prefix("< ").unwrap_or(""), false),
             };
+            // `{version}` keeps lines that carry the version exact across releases.
+            let pattern = &pattern.replace("{version}", VERSION);
             let matches = |l: &str| {
                 if is_glob {
                     glob(pattern, l)
@@ -58,9 +71,21 @@ fn replay(path: &Path) {
         } else {
             assert!(
                 line.is_empty() || line.starts_with('#'),
-                "{at}: a transcript line starts with '> ', '< ', '<~ ' or '#'"
+                "{at}: a transcript line starts with '> ', '>|', '< ', '<~ ' or '#'"
             );
         }
+    }
+    if closed {
+        // Nothing but progress may come before the engine exits.
+        while let Some(l) = e.next_line(TIMEOUT) {
+            assert!(
+                is_progress(&l),
+                "{}: unexpected output after the end of input: '{l}'",
+                path.display()
+            );
+        }
+        e.finish();
+        return;
     }
     // Nothing but progress may be left once the transcript is done.
     e.send("isready");
@@ -90,6 +115,7 @@ fn every_transcript_replays() {
         "illegal-move",
         "finished-game",
         "queries",
+        "end-of-input",
     ] {
         assert!(
             files.iter().any(|f| f.file_stem().unwrap() == required),

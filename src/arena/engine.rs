@@ -185,6 +185,62 @@ impl EngineConfig {
     }
 
     /// A short description of how the engine searches, for the report.
+    /// Everything that decides how this engine plays, as `key=value` pairs
+    /// in the command line's spelling (`option.Hash`, `depth`, …), except its
+    /// name: what a resumed tournament must find unchanged.
+    pub fn settings(&self) -> std::collections::BTreeMap<String, String> {
+        let mut m = std::collections::BTreeMap::new();
+        m.insert("cmd".to_string(), self.cmd.clone());
+        if !self.args.is_empty() {
+            m.insert("args".to_string(), self.args.join(" "));
+        }
+        if let Some(d) = &self.dir {
+            m.insert("dir".to_string(), d.display().to_string());
+        }
+        let proto = match self.proto {
+            Proto::Ugi => "ugi",
+            Proto::Uci => "uci",
+        };
+        m.insert("proto".to_string(), proto.to_string());
+        m.insert("movesep".to_string(), self.movesep.clone());
+        for (k, v) in &self.options {
+            m.insert(format!("option.{k}"), v.clone());
+        }
+        if let Some(tc) = self.tc {
+            m.insert(
+                "tc".to_string(),
+                format!("{}+{}", tc.base.as_secs_f64(), tc.inc.as_secs_f64()),
+            );
+        }
+        if let Some(st) = self.st {
+            m.insert("st".to_string(), st.as_secs_f64().to_string());
+        }
+        if let Some(d) = self.depth {
+            m.insert("depth".to_string(), d.to_string());
+        }
+        if let Some(n) = self.nodes {
+            m.insert("nodes".to_string(), n.to_string());
+        }
+        m.insert(
+            "timemargin".to_string(),
+            self.margin.as_millis().to_string(),
+        );
+        m.insert(
+            "timeout".to_string(),
+            self.timeout.as_secs_f64().to_string(),
+        );
+        m
+    }
+
+    /// The `option.` settings, as the report lists them.
+    pub fn options_text(&self) -> String {
+        self.options
+            .iter()
+            .map(|(k, v)| format!("option.{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     pub fn limits_text(&self) -> String {
         let mut parts = Vec::new();
         if let Some(tc) = self.tc {

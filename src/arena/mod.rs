@@ -79,11 +79,6 @@ impl fmt::Display for ArenaError {
     }
 }
 
-impl std::error::Error for ArenaError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ArenaError::Io { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
+// No `source()`: the message already ends with the I/O error's, and anyhow's
+// `{:#}` would print it a second time.
+impl std::error::Error for ArenaError {}

@@ -15,6 +15,8 @@ pub struct PlayedGame {
     pub moves: Vec<MoveLine>,
     pub result: GameResult,
     pub termination: Termination,
+    /// Why the rules ended the game (`EndReason::code`), for a game they ended.
+    pub end: Option<String>,
     pub reason: String,
     /// The side whose engine failed, if one did; its process should not be
     /// trusted with another game.
@@ -60,6 +62,7 @@ pub fn forfeit<G: Game>(
         moves,
         result: GameResult::from_winner(Some(offender.other())),
         termination: failure.kind,
+        end: None,
         reason: format!(
             "{name} ({}) loses, {}: {}",
             side_name(offender),
@@ -141,16 +144,20 @@ pub fn play<G: Game>(
     ];
     loop {
         if let Some(outcome) = record.outcome() {
-            let how = if record.position().outcome().is_none() {
-                "a repeated position ends the game"
-            } else {
-                "game over by the rules"
-            };
+            // The variant's rules say why (the record adds repetition).
+            let why = record
+                .end_reason()
+                .map_or_else(|| "game over".to_string(), |r| r.to_string());
             return PlayedGame {
                 moves,
                 result: outcome.result,
                 termination: Termination::Rules,
-                reason: format!("{how}:{} ({})", seeds_text(outcome.seeds), outcome.result),
+                end: record.end_reason().map(|r| r.code().to_string()),
+                reason: format!(
+                    "game over by the rules: {why}:{} ({})",
+                    seeds_text(outcome.seeds),
+                    outcome.result
+                ),
                 offender: None,
                 seeds: outcome.seeds,
                 final_position: record.position().to_notation(),
@@ -174,6 +181,7 @@ pub fn play<G: Game>(
                 moves,
                 result: outcome.result,
                 termination: Termination::Adjudication,
+                end: None,
                 reason: format!(
                     "adjudicated after {max_plies} plies {how} ({})",
                     outcome.result
@@ -195,6 +203,10 @@ pub fn play<G: Game>(
         if let Some(st) = cfg.st {
             limit = limit.min(st + cfg.margin);
         }
+        let allowed = match (clocks[i], cfg.st) {
+            (Some(left), Some(st)) => Some(left.min(st)),
+            (left, st) => left.or(st),
+        };
         let reply = match engines[i].go(&position, &go, limit) {
             Ok(r) => r,
             Err(f) => return forfeit(&record, moves, side, names[i], f),
@@ -249,6 +261,8 @@ pub fn play<G: Game>(
             ms: reply.elapsed.as_micros() as f64 / 1000.0,
             score: reply.score,
             depth: reply.depth,
+            side: Some(side.letter()),
+            limit_ms: allowed.map(|d| d.as_micros() as f64 / 1000.0),
         });
     }
 }

@@ -76,6 +76,14 @@ pub struct MoveLine {
     pub score: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u32>,
+    /// The mover: `S` (South, player 1) or `N`. Absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<char>,
+    /// The longest the move could take without being late, in milliseconds:
+    /// its `st`, or the clock left when it was asked for (the margin not
+    /// counted). Absent when only depth or nodes bounded it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_ms: Option<f64>,
 }
 
 /// Where a game started.
@@ -109,6 +117,10 @@ pub struct GameLine {
     /// `p1win`, `p2win` or `draw`, as `query result` spells it.
     pub result: String,
     pub termination: Termination,
+    /// For a game the rules ended: why, in one word (`empty-row`,
+    /// `majority`, `repetition`, … as `query reason` gives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
     /// A sentence that explains the result.
     pub reason: String,
     /// The engine whose failure decided the game, if one did.
@@ -119,6 +131,12 @@ pub struct GameLine {
     pub seeds: Option<(u32, u32)>,
     /// The last position, in the variant's notation.
     pub final_position: String,
+    /// The settings of the two engines (South's, then North's) as
+    /// `EngineConfig::settings` lists them: a resumed tournament refuses a
+    /// record whose engines were set up differently. Records written before
+    /// kete kept them have none and are not checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engines: Option<[BTreeMap<String, String>; 2]>,
 }
 
 impl GameLine {
@@ -249,13 +267,17 @@ mod tests {
                 ms: 3.25,
                 score: Some("cp 100".into()),
                 depth: Some(2),
+                side: Some('S'),
+                limit_ms: Some(1000.0),
             }],
             result: "p1win".into(),
             termination: Termination::Rules,
+            end: Some("empty-row".into()),
             reason: "game over".into(),
             offender: None,
             seeds: Some((30, 18)),
             final_position: "0-0-0-0-0-0-0-0-0-0-0-0-30-18-N".into(),
+            engines: None,
         }
     }
 

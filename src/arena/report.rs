@@ -28,8 +28,14 @@ pub struct Tally {
     /// Failures by engine and kind.
     pub failures: BTreeMap<(String, Termination), u64>,
     pub terminations: BTreeMap<Termination, u64>,
+    /// Games the rules ended, by why (`GameLine::end`).
+    pub endings: BTreeMap<String, u64>,
     pub games: usize,
     pub plies: usize,
+    /// Milliseconds per move, by engine (moves whose mover is recorded).
+    pub times: Vec<Vec<f64>>,
+    /// Moves that took longer than their `st` or the clock left, by engine.
+    pub overruns: Vec<u64>,
     index: HashMap<String, usize>,
 }
 
@@ -38,6 +44,8 @@ impl Tally {
         Tally {
             index: names.iter().cloned().zip(0..).collect(),
             engines: vec![Wdl::default(); names.len()],
+            times: vec![Vec::new(); names.len()],
+            overruns: vec![0; names.len()],
             pairings: pairings
                 .iter()
                 .map(|&(a, b)| PairingTally {
@@ -49,6 +57,7 @@ impl Tally {
             names,
             failures: BTreeMap::new(),
             terminations: BTreeMap::new(),
+            endings: BTreeMap::new(),
             games: 0,
             plies: 0,
         }
@@ -64,6 +73,17 @@ impl Tally {
         };
         self.games += 1;
         self.plies += g.moves.len();
+        for m in &g.moves {
+            let e = match m.side {
+                Some('S') => s,
+                Some('N') => n,
+                _ => continue,
+            };
+            self.times[e].push(m.ms);
+            if m.limit_ms.is_some_and(|l| m.ms > l) {
+                self.overruns[e] += 1;
+            }
+        }
         let count = |wdl: &mut Wdl, points: f64| {
             if points == 1.0 {
                 wdl.w += 1
@@ -94,6 +114,9 @@ impl Tally {
             }
         }
         *self.terminations.entry(g.termination).or_default() += 1;
+        if let Some(end) = &g.end {
+            *self.endings.entry(end.clone()).or_default() += 1;
+        }
         if let Some(o) = &g.offender {
             *self.failures.entry((o.clone(), g.termination)).or_default() += 1;
         }
@@ -305,11 +328,57 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
         );
     }
 
+    let _ = writeln!(s, "\n## Time per move\n");
+    let _ = writeln!(
+        s,
+        "Wall time from `go` to `bestmove` as the runner saw it. Overruns: moves longer than their `st` or than the clock left (the time margin not counted).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| engine | moves | median ms | 99th percentile ms | max ms | overruns | time losses |"
+    );
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (e, name) in t.names.iter().enumerate() {
+        let mut times = t.times[e].clone();
+        times.sort_by(f64::total_cmp);
+        let at = |q: f64| -> String {
+            if times.is_empty() {
+                return "—".into();
+            }
+            // Nearest rank: the smallest time with at least q of the moves
+            // at or below it.
+            let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
+            format!("{:.1}", times[rank - 1])
+        };
+        let losses = t
+            .failures
+            .get(&(name.clone(), Termination::Timeout))
+            .copied()
+            .unwrap_or(0);
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {} | {} | {} | {} | {losses} |",
+            times.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0),
+            t.overruns[e]
+        );
+    }
+
     let _ = writeln!(s, "\n## How games ended\n");
     let _ = writeln!(s, "| termination | games |");
     let _ = writeln!(s, "| --- | ---: |");
     for (k, v) in &t.terminations {
         let _ = writeln!(s, "| {} | {v} |", k.as_str());
+    }
+    if !t.endings.is_empty() {
+        let _ = writeln!(s, "\nBy the rules, why (as `query reason` names it):\n");
+        let _ = writeln!(s, "| reason | games |");
+        let _ = writeln!(s, "| --- | ---: |");
+        for (k, v) in &t.endings {
+            let _ = writeln!(s, "| {k} | {v} |");
+        }
     }
     let _ = writeln!(s, "\n## Failures by reason\n");
     if t.failures.is_empty() {
@@ -322,4 +391,77 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::record::{MoveLine, OpeningLine};
+
+    fn line(ms: f64, side: Option<char>, limit_ms: Option<f64>) -> MoveLine {
+        MoveLine {
+            mv: "A".into(),
+            ms,
+            score: None,
+            depth: None,
+            side,
+            limit_ms,
+        }
+    }
+
+    #[test]
+    fn the_time_table_gives_each_engine_its_own_moves_quantiles_and_overruns() {
+        // A (South) makes 100 moves of 1..=100 ms against a limit of 99 ms
+        // (one overrun); B makes one move of 7 ms with no limit; a move
+        // without a recorded side counts for nobody.
+        let mut moves: Vec<MoveLine> = (1..=100)
+            .map(|i| line(i as f64, Some('S'), Some(99.5)))
+            .collect();
+        moves.push(line(7.0, Some('N'), None));
+        moves.push(line(5000.0, None, None));
+        let g = GameLine {
+            id: 0,
+            round: 0,
+            pair: 0,
+            south: "A".into(),
+            north: "B".into(),
+            variant: "kalah".into(),
+            options: BTreeMap::new(),
+            opening: OpeningLine {
+                index: 0,
+                fen: None,
+                moves: Vec::new(),
+            },
+            moves,
+            result: "p2win".into(),
+            termination: Termination::Timeout,
+            end: None,
+            reason: "A lost on time".into(),
+            offender: Some("A".into()),
+            seeds: None,
+            final_position: String::new(),
+            engines: None,
+        };
+        let mut t = Tally::new(vec!["A".into(), "B".into()], &[(0, 1)]);
+        t.add(&g);
+        assert_eq!(t.overruns, vec![1, 0]);
+        let header = ReportHeader {
+            variant: "kalah".into(),
+            options: Vec::new(),
+            openings: "none".into(),
+            scheduled: 1,
+            max_plies: 400,
+            engines: Vec::new(),
+            sprt: None,
+        };
+        let report = render(&header, &t);
+        assert!(
+            report.contains("| A | 100 | 50.0 | 99.0 | 100.0 | 1 | 1 |"),
+            "{report}"
+        );
+        assert!(
+            report.contains("| B | 1 | 7.0 | 7.0 | 7.0 | 0 | 0 |"),
+            "{report}"
+        );
+    }
 }

@@ -136,6 +136,8 @@ impl EloEstimate {
 
 fn elo_text(x: f64) -> String {
     if x.is_finite() {
+        // A value that rounds to zero is shown as +0.0, never -0.0.
+        let x = if (x * 10.0).round() == 0.0 { 0.0 } else { x };
         format!("{x:+.1}")
     } else if x > 0.0 {
         "+inf".into()
@@ -334,6 +336,16 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) {
         assert!((a - b).abs() <= tol, "{a} is not {b} within {tol}");
+    }
+
+    #[test]
+    fn an_even_score_shows_as_plus_zero_not_minus_zero() {
+        // Ten draws: the score is exactly one half and the spread zero.
+        let e = elo_wdl(&Wdl { w: 0, d: 10, l: 0 }).unwrap();
+        assert_eq!(e.text(), "+0.0 ± 0.0");
+        assert_eq!(e.interval_text(), "[+0.0, +0.0]");
+        assert_eq!(elo_text(-0.04), "+0.0");
+        assert_eq!(elo_text(-0.06), "-0.1");
     }
 
     #[test]

@@ -155,6 +155,19 @@ fn check_recorded(
             opening.moves.join(" ")
         ));
     }
+    if let Some(recorded) = &g.engines {
+        for (k, e) in [s.south, s.north].into_iter().enumerate() {
+            let now = config.engines[e].settings();
+            if recorded[k] != now {
+                return Err(format!(
+                    "game {} was played by engine {} with other settings ({})",
+                    g.id,
+                    config.engines[e].name,
+                    settings_change(&recorded[k], &now)
+                ));
+            }
+        }
+    }
     let options = option_values(&config.variant);
     if g.variant != config.variant.name() || g.options != options {
         return Err(format!(
@@ -167,6 +180,21 @@ fn check_recorded(
         ));
     }
     Ok(())
+}
+
+/// What differs between two engine settings: `depth=3, now depth=4`.
+fn settings_change(was: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> String {
+    let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
+    keys.into_iter()
+        .filter(|k| was.get(*k) != now.get(*k))
+        .map(|k| match (was.get(k), now.get(k)) {
+            (Some(a), Some(b)) => format!("{k}={a}, now {k}={b}"),
+            (Some(a), None) => format!("{k}={a}, now not set"),
+            (None, Some(b)) => format!("{k} not set, now {k}={b}"),
+            (None, None) => unreachable!("the key is in one of them"),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn option_values(v: &Variant) -> BTreeMap<String, String> {
@@ -307,7 +335,17 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
             .map(|e| {
                 let mut cmd = vec![e.cmd.clone()];
                 cmd.extend(e.args.iter().cloned());
-                format!("{}: `{}` ({})", e.name, cmd.join(" "), e.limits_text())
+                let options = e.options_text();
+                if options.is_empty() {
+                    format!("{}: `{}` ({})", e.name, cmd.join(" "), e.limits_text())
+                } else {
+                    format!(
+                        "{}: `{}` ({}; {options})",
+                        e.name,
+                        cmd.join(" "),
+                        e.limits_text()
+                    )
+                }
             })
             .collect(),
         sprt: config.sprt,
@@ -451,9 +489,14 @@ fn play_scheduled<G: Game>(
         moves: played.moves,
         result: played.result.as_str().to_string(),
         termination: played.termination,
+        end: played.end,
         reason: played.reason,
         offender: played.offender.map(|s| names[s.index()].to_string()),
         seeds: played.seeds,
         final_position: played.final_position,
+        engines: Some([
+            config.engines[game.south].settings(),
+            config.engines[game.north].settings(),
+        ]),
     }
 }

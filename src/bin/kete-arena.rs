@@ -41,6 +41,12 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Print a shell completion script for kete-arena (e.g. `kete-arena
+    /// completions bash`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Args)]
@@ -283,6 +289,15 @@ fn real_main() -> Result<()> {
             for l in lines {
                 println!("{l}");
             }
+            Ok(())
+        }
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "kete-arena",
+                &mut std::io::stdout(),
+            );
             Ok(())
         }
         None => run(cli.run),

@@ -39,12 +39,14 @@ kete speaks UGI (and UCI). Commands:
   go perft D                per-move counts and 'Nodes searched: N'
   go solve                  the exact value (Kalah, Oware, En Dodoi), proven
   stop                      end the search now; bestmove follows
-  query gameover|p1turn|result   answered with 'response ...'
+  query gameover|p1turn|result|moves|fen|reason   answered with 'response ...'
+  query option N | options  the current value of an option, of every option
   d                         draw the board, its Fen, side to move, legal moves
   eval                      the static evaluation and its terms
   bench [depth]             fixed searches of every variant: '<N> nodes <M> nps'
   help                      this text
-  quit                      leave (end of input does the same)
+  quit                      leave at once (at the end of input a search with
+                            a limit finishes and prints its bestmove first)
 Positions and moves of each variant: see protocol/README.md.";
 
 /// The state of the engine between commands.
@@ -59,10 +61,15 @@ pub struct Engine {
     search: SearchOptions,
     shared: Arc<Shared>,
     running: Option<JoinHandle<()>>,
+    /// Whether the running job ends by itself (a depth, node, time or clock
+    /// limit, a perft, a solve): at the end of input it is let finish.
+    running_bounded: bool,
     /// The stop flag of a running `go solve`.
     solve_stop: Arc<AtomicBool>,
     /// The endgame database loaded with `EgtbPath`.
     egtb: Option<Arc<crate::solve::Egtb>>,
+    /// The file `egtb` came from, as given.
+    egtb_path: Option<String>,
 }
 
 /// Every option a variant of this build has, merged by name.
@@ -101,9 +108,9 @@ fn all_eval_names() -> Vec<&'static str> {
     for name in VARIANT_NAMES {
         let session = Variant::by_name(name)
             .expect("known variant")
-            .visit(NewSession);
+            .visit_solver(NewSession);
         for e in session.eval_names() {
-            if !all.contains(e) {
+            if !all.contains(&e) {
                 all.push(e);
             }
         }
@@ -130,6 +137,39 @@ fn number(token: Option<&str>, what: &str, min: i64, max: i64) -> Parsed<i64> {
     }
 }
 
+/// A search limit: a whole number below the range is raised to its bottom
+/// (with a note), so that `go depth 0` searches depth 1; one above it, or
+/// text that is not a number, is refused (the `go` then falls back to a
+/// bounded search, see `Engine::go`).
+fn clamped(token: Option<&str>, what: &str, min: i64, max: i64, out: &Output) -> Parsed<i64> {
+    let Some(t) = token else {
+        return Parsed::Missing;
+    };
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Parsed::Bad(format!(
+            "go {what} '{t}' is not a whole number in {min}..{max}"
+        ));
+    }
+    // Too many digits for i64 still says which end was meant.
+    let v = t.parse::<i64>().unwrap_or(if t.starts_with('-') {
+        i64::MIN
+    } else {
+        i64::MAX
+    });
+    if v > max {
+        // Clamping to the top would be the same as no limit at all.
+        return Parsed::Bad(format!("go {what} {t} is out of range {min}..{max}"));
+    }
+    if v < min {
+        out.error(&format!(
+            "go {what} {t} is out of range {min}..{max}; using {what} {min}"
+        ));
+        return Parsed::Value(min);
+    }
+    Parsed::Value(v)
+}
+
 impl Engine {
     pub fn new(out: Output) -> Engine {
         let variant = Variant::default();
@@ -140,10 +180,10 @@ impl Engine {
             move_overhead_ms: 30,
             eval: "default".into(),
             ponder: false,
-            tablebase: None,
+            egtb: None,
         };
         Engine {
-            session: variant.visit(NewSession),
+            session: variant.visit_solver(NewSession),
             out,
             variant,
             variant_settings: Vec::new(),
@@ -151,19 +191,27 @@ impl Engine {
             search,
             shared: Shared::new(hash_mib),
             running: None,
+            running_bounded: false,
             solve_stop: Arc::new(AtomicBool::new(false)),
             egtb: None,
+            egtb_path: None,
         }
     }
 
-    /// Reads commands until `quit` or the end of input.
+    /// Reads commands until `quit` or the end of input. `quit` stops a running
+    /// search at once; at the end of input a search that ends by itself is
+    /// let finish and print its `bestmove`, so that a piped script gets the
+    /// search it asked for.
     pub fn run(&mut self, input: impl Read) {
         let mut reader = BufReader::new(input);
         let mut line = Vec::new();
         loop {
             line.clear();
             match read_line(&mut reader, &mut line) {
-                Ok(LineRead::Eof) => break,
+                Ok(LineRead::Eof) => {
+                    self.finish_bounded_job();
+                    break;
+                }
                 Ok(LineRead::TooLong(n)) => self.out.error(&format!(
                     "line too long ({n} bytes; the limit is {MAX_LINE}): ignored"
                 )),
@@ -206,7 +254,7 @@ impl Engine {
             "uginewgame" | "ucinewgame" => {
                 self.stop_search();
                 self.shared.tt.clear();
-                self.session = self.variant.visit(NewSession);
+                self.session = self.variant.visit_solver(NewSession);
             }
             "position" => {
                 self.stop_search();
@@ -220,7 +268,27 @@ impl Engine {
             "query" => match rest.first() {
                 None => self
                     .out
-                    .error("query needs one of gameover, p1turn, result"),
+                    .error(&format!("query needs one of {}", session::QUERIES)),
+                Some(&"options") => {
+                    let all: Vec<String> = self
+                        .option_values()
+                        .into_iter()
+                        .map(|(n, v)| format!("{n}={v}"))
+                        .collect();
+                    self.out.line(&format!("response {}", all.join(", ")));
+                }
+                Some(&"option") => {
+                    let name = rest[1..].join(" ");
+                    match self
+                        .option_values()
+                        .into_iter()
+                        .find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                    {
+                        Some((_, v)) => self.out.line(&format!("response {v}")),
+                        None if name.is_empty() => self.out.error("query option needs a name"),
+                        None => self.out.error(&format!("unknown option '{name}'")),
+                    }
+                }
                 Some(q) => match self.session.query(q) {
                     Ok(answer) => self.out.line(&format!("response {answer}")),
                     Err(e) => self.out.error(&e),
@@ -251,6 +319,48 @@ impl Engine {
             }
         }
         true
+    }
+
+    /// The current value of every option, in the order `ugi` lists them. A
+    /// variant option the current variant lacks shows the value it will
+    /// have in the variants that have it.
+    fn option_values(&self) -> Vec<(String, String)> {
+        let current = self.variant.option_values();
+        let mut all = vec![("Variant".to_string(), self.variant.name().to_string())];
+        for o in variant_options() {
+            let value = current
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(o.name))
+                .map(|(_, v)| v.clone())
+                .or_else(|| {
+                    let key = o.name.to_ascii_lowercase();
+                    self.variant_settings
+                        .iter()
+                        .find(|(k, _)| *k == key)
+                        .map(|(_, v)| v.clone())
+                })
+                .unwrap_or_else(|| match o.kind {
+                    OptionKind::Spin { default, .. } => default.to_string(),
+                    OptionKind::Combo { default, .. } => default.to_string(),
+                });
+            all.push((o.name.to_string(), value));
+        }
+        let egtb = self
+            .egtb_path
+            .clone()
+            .unwrap_or_else(|| "<empty>".to_string());
+        for (n, v) in [
+            ("Hash", self.hash_mib.to_string()),
+            ("Threads", self.search.threads.to_string()),
+            ("MultiPV", self.search.multipv.to_string()),
+            ("Move Overhead", self.search.move_overhead_ms.to_string()),
+            ("Eval", self.search.eval.clone()),
+            ("Ponder", self.search.ponder.to_string()),
+            ("EgtbPath", egtb),
+        ] {
+            all.push((n.to_string(), v));
+        }
+        all
     }
 
     fn identify(&self, ok: &str) {
@@ -298,6 +408,17 @@ impl Engine {
         s.push_str("option name EgtbPath type string default <empty>\n");
         s.push_str(ok);
         self.out.lines(&s);
+    }
+
+    /// Waits for a running job that has a limit; an unbounded one is left to
+    /// `stop_search`.
+    fn finish_bounded_job(&mut self) {
+        if self.running_bounded
+            && let Some(handle) = self.running.take()
+            && handle.join().is_err()
+        {
+            self.out.error("the search thread failed");
+        }
     }
 
     fn stop_search(&mut self) {
@@ -362,6 +483,7 @@ impl Engine {
             "egtbpath" => {
                 if value.is_empty() || value == "<empty>" {
                     self.egtb = None;
+                    self.egtb_path = None;
                     Ok(())
                 } else {
                     crate::solve::load(&value)
@@ -372,6 +494,7 @@ impl Engine {
                                 db.max_seeds()
                             ));
                             self.egtb = Some(Arc::new(db));
+                            self.egtb_path = Some(value.clone());
                         })
                         .map_err(|e| format!("EgtbPath '{value}': {e}"))
                 }
@@ -414,13 +537,36 @@ impl Engine {
             .iter()
             .any(|n| accepts(&mut Variant::by_name(n).expect("known variant")));
         if !somewhere {
-            // No variant takes it: say why in the current variant's words
-            // when it has the option.
+            // No variant takes the value: say why in the words of the
+            // current variant when it has the option, else of the variants
+            // that have it (the value is the problem, not the variant).
+            let has = |v: &Variant| {
+                v.options()
+                    .iter()
+                    .any(|o| o.name.eq_ignore_ascii_case(name))
+            };
             let mut v = self.variant;
-            return Err(match v.set_option(name, value) {
+            if has(&v) {
+                return Err(match v.set_option(name, value) {
+                    Err(e) => e,
+                    Ok(()) => format!("no variant accepts {name} = '{value}'"),
+                });
+            }
+            let owners: Vec<Variant> = VARIANT_NAMES
+                .iter()
+                .map(|n| Variant::by_name(n).expect("known variant"))
+                .filter(has)
+                .collect();
+            let names: Vec<&str> = owners.iter().map(|v| v.name()).collect();
+            let mut first = owners[0];
+            let why = match first.set_option(name, value) {
                 Err(e) => e,
                 Ok(()) => format!("no variant accepts {name} = '{value}'"),
-            });
+            };
+            return Err(format!(
+                "{why} ({name} is an option of {}; the value was not kept)",
+                names.join(", ")
+            ));
         }
         let key = name.to_ascii_lowercase();
         self.variant_settings.retain(|(k, _)| *k != key);
@@ -445,7 +591,7 @@ impl Engine {
             }
         }
         self.variant = v;
-        self.session = v.visit(NewSession);
+        self.session = v.visit_solver(NewSession);
         self.shared.tt.clear();
     }
 
@@ -477,10 +623,16 @@ impl Engine {
     }
 
     fn go(&mut self, args: &[&str]) {
-        let mut limits = Limits::default();
+        let mut limits = Limits {
+            since: Some(std::time::Instant::now()),
+            ..Limits::default()
+        };
         let mut clocks: [Clock; 2] = Default::default();
         let mut has_clock = [false; 2];
         let mut solve = false;
+        // A parameter that could not be read may have been the limit the
+        // client meant: the search must not become unbounded because of it.
+        let mut unread = false;
         let mut i = 0;
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         while i < args.len() {
@@ -489,10 +641,16 @@ impl Engine {
             let mut takes_value = true;
             let parsed = match key {
                 "p1time" | "wtime" | "p2time" | "btime" | "p1inc" | "winc" | "p2inc" | "binc"
-                | "movetime" => number(next, key, i64::MIN, i64::MAX),
+                | "movetime" => match number(next, key, i64::MIN, i64::MAX) {
+                    Parsed::Bad(_) => Parsed::Bad(format!(
+                        "go {key} '{}' is not a whole number of milliseconds",
+                        next.unwrap_or_default()
+                    )),
+                    other => other,
+                },
                 "movestogo" => number(next, key, 0, 100_000),
-                "depth" => number(next, key, 1, crate::search::MAX_DEPTH as i64),
-                "nodes" => number(next, key, 1, i64::MAX),
+                "depth" => clamped(next, key, 1, crate::search::MAX_DEPTH as i64, &self.out),
+                "nodes" => clamped(next, key, 1, i64::MAX, &self.out),
                 "perft" => number(next, key, 0, 64),
                 "solve" => {
                     takes_value = false;
@@ -534,15 +692,20 @@ impl Engine {
                             self.session
                                 .perft(v as u32, self.shared.clone(), self.out.clone());
                         self.running = Some(handle);
+                        self.running_bounded = true;
                         return;
                     }
                     _ => unreachable!("every key with a value is handled"),
                 },
                 Parsed::Missing if takes_value => {
+                    unread = true;
                     self.out.error(&format!("go {key} needs a value"))
                 }
                 Parsed::Missing => {}
-                Parsed::Bad(e) => self.out.error(&format!("{e}; ignored")),
+                Parsed::Bad(e) => {
+                    unread = true;
+                    self.out.error(&format!("{e}; ignored"))
+                }
             }
             i += if takes_value && next.is_some() { 2 } else { 1 };
         }
@@ -550,6 +713,15 @@ impl Engine {
             if has_clock[s] {
                 limits.clocks[s] = Some(clocks[s]);
             }
+        }
+        let bounded = limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.movetime.is_some()
+            || has_clock.iter().any(|&c| c);
+        if unread && !bounded && !limits.infinite && !solve {
+            self.out
+                .error("go: a parameter could not be read, so the search is limited to depth 1");
+            limits.depth = Some(1);
         }
         if solve {
             if solve::solvable(&self.variant) {
@@ -563,6 +735,7 @@ impl Engine {
                     self.out.clone(),
                 );
                 self.running = Some(handle);
+                self.running_bounded = true;
                 return;
             }
             self.out.error(&format!(
@@ -571,10 +744,17 @@ impl Engine {
             ));
         }
         self.shared.stop.store(false, Ordering::Relaxed);
-        self.search.tablebase = self
-            .egtb
-            .as_ref()
-            .and_then(|db| solve::probe(&self.variant, db));
+        self.search.egtb = self.egtb.clone();
+        let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
+            0
+        } else {
+            1
+        };
+        self.running_bounded = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.movetime.is_some()
+                || limits.clocks[mover].is_some());
         let handle = self
             .session
             .go(limits, &self.search, self.shared.clone(), self.out.clone());

@@ -10,8 +10,13 @@ use super::output::Output;
 use crate::game::{Evaluator, Game, GameRecord, MoveError};
 use crate::perft::perft_divide_until;
 use crate::search::tt::Bound;
-use crate::search::{self, Limits, Report, Settings, Shared, WIN};
-use crate::variants::VariantVisitor;
+use crate::search::{self, Limits, Probe, Report, Settings, Shared, WIN};
+use crate::solve::SolveGame;
+use crate::solve::db::DbSpec;
+use crate::variants::SolveVisitor;
+
+/// The queries a session answers (`query <what>`), for error messages.
+pub const QUERIES: &str = "gameover, p1turn, result, moves, fen, reason, option <name>, options";
 
 /// Search settings as the protocol's options set them (the evaluator by name).
 #[derive(Clone, Debug)]
@@ -21,9 +26,9 @@ pub struct SearchOptions {
     pub move_overhead_ms: u64,
     pub eval: String,
     pub ponder: bool,
-    /// Exact values from the loaded endgame database (`EgtbPath`), if it
-    /// fits the current variant.
-    pub tablebase: Option<crate::search::Probe>,
+    /// The loaded endgame database (`EgtbPath`); a session probes it where
+    /// it fits the session's game and rules.
+    pub egtb: Option<Arc<crate::solve::Egtb>>,
 }
 
 /// Where a `position` command starts.
@@ -52,30 +57,52 @@ pub trait Session: Send {
     /// The `eval` command (an evaluator name the variant lacks means its
     /// default, and the text says so).
     fn eval(&self, eval: &str) -> String;
-    /// `query gameover|p1turn|result`.
+    /// `query gameover|p1turn|result|moves|fen|reason`.
     fn query(&self, what: &str) -> Result<String, String>;
     /// The evaluator names of this variant, the default first.
-    fn eval_names(&self) -> &'static [&'static str];
+    fn eval_names(&self) -> Vec<&'static str>;
     /// The current position's token (what `d` shows after `Fen:`).
     fn position_token(&self) -> String;
+    /// The legal moves' texts, in the order of the pits (`d`, `query moves`).
+    fn move_texts(&self) -> Vec<String>;
 }
 
-/// Builds the session of a variant (through [`VariantVisitor`]).
+/// Builds the session of a variant (through [`Variant::visit_solver`], so
+/// that a game with endgame databases gets a way to probe them).
+///
+/// [`Variant::visit_solver`]: crate::variants::Variant::visit_solver
 pub struct NewSession;
 
-impl VariantVisitor for NewSession {
-    type Output = Box<dyn Session>;
-    fn visit<G: Game>(self, rules: G::Rules) -> Box<dyn Session> {
+/// How a session turns the loaded database into its game's probe.
+type ProbeOf<G> = fn(&Arc<crate::solve::Egtb>, &<G as Game>::Rules) -> Option<Probe<G>>;
+
+impl NewSession {
+    fn make<G: Game>(rules: G::Rules, probe_of: ProbeOf<G>) -> Box<dyn Session> {
         Box::new(GameSession::<G> {
             record: GameRecord::new(G::start(&rules)),
             rules,
+            probe_of,
         })
+    }
+}
+
+impl SolveVisitor for NewSession {
+    type Output = Box<dyn Session>;
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Box<dyn Session> {
+        Self::make::<G>(rules, super::solve::probe::<G>)
+    }
+    fn solvable<G: SolveGame>(self, rules: G::Rules) -> Box<dyn Session> {
+        Self::make::<G>(rules, |_, _| None)
+    }
+    fn unsolvable<G: Game>(self, rules: G::Rules, _: &'static str) -> Box<dyn Session> {
+        Self::make::<G>(rules, |_, _| None)
     }
 }
 
 struct GameSession<G: Game> {
     rules: G::Rules,
     record: GameRecord<G>,
+    probe_of: ProbeOf<G>,
 }
 
 /// The text of a score for an `info` line.
@@ -159,19 +186,24 @@ impl<G: Game> Session for GameSession<G> {
         out: Output,
     ) -> JoinHandle<()> {
         let root = self.record.position().clone();
-        let over = self.record.outcome().is_some();
+        // The end by the rules is the search's to find (an empty move list,
+        // paid from the move's time): only a repetition is the record's.
+        let repeated = self.record.ended_by_repetition().is_some();
         let history: Vec<u64> = self.record.positions().iter().map(|p| p.hash()).collect();
         let settings = Settings {
             threads: options.threads,
             multipv: options.multipv,
             move_overhead: std::time::Duration::from_millis(options.move_overhead_ms),
             eval: G::Eval::by_name(&options.eval).unwrap_or_default(),
-            tablebase: options.tablebase.clone(),
+            tablebase: options
+                .egtb
+                .as_ref()
+                .and_then(|db| (self.probe_of)(db, &self.rules)),
         };
-        let show_tbhits = options.tablebase.is_some();
+        let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;
         std::thread::spawn(move || {
-            if over {
+            if repeated {
                 // The game is over (by the rules or by repetition): nothing to play.
                 if limits.infinite {
                     while !shared.stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -206,10 +238,14 @@ impl<G: Game> Session for GameSession<G> {
         let pos = self.record.position().clone();
         let over = self.record.outcome().is_some();
         std::thread::spawn(move || {
+            // `stop` also ends a long move generation (counts made after
+            // it are wrong and never printed).
+            let _armed = crate::interrupt::arm(None, std::slice::from_ref(&shared.stop));
             let counts = if over {
                 Some(Vec::new())
             } else {
                 perft_divide_until(&pos, depth, true, Some(&shared.stop))
+                    .filter(|_| !crate::interrupt::tripped())
             };
             let Some(counts) = counts else {
                 out.line("info string perft stopped before it finished");
@@ -217,9 +253,14 @@ impl<G: Game> Session for GameSession<G> {
             };
             let mut text = String::new();
             let mut total = if depth == 0 { 1 } else { 0 };
-            for (mv, c) in counts {
-                let _ = writeln!(text, "{}: {}", pos.format_move(mv), c.sequences);
-                total += c.sequences;
+            let moves: Vec<G::Move> = counts.iter().map(|(mv, _)| *mv).collect();
+            for (mv, name) in crate::game::in_move_order(&pos, &moves) {
+                let c = counts
+                    .iter()
+                    .find(|(m, _)| *m == mv)
+                    .map_or(0, |(_, c)| c.sequences);
+                let _ = writeln!(text, "{name}: {c}");
+                total += c;
             }
             let _ = write!(text, "Nodes searched: {total}");
             out.lines(&text);
@@ -238,18 +279,18 @@ impl<G: Game> Session for GameSession<G> {
                 crate::game::Side::North => "North (p2)",
             }
         );
-        let mut moves = Vec::new();
-        self.record.legal_moves(&mut moves);
-        let names: Vec<String> = moves.iter().map(|&m| pos.format_move(m)).collect();
-        let _ = writeln!(s, "Legal moves: {}", names.join(" "));
-        match self.record.outcome() {
-            Some(o) => {
+        let _ = writeln!(s, "Legal moves: {}", self.move_texts().join(" "));
+        match (self.record.outcome(), self.record.end_reason()) {
+            (Some(o), reason) => {
                 let _ = write!(s, "Game over: {}", o.result);
                 if let Some((south, north)) = o.seeds {
                     let _ = write!(s, " ({south}-{north})");
                 }
+                if let Some(r) = reason {
+                    let _ = write!(s, "; {r}");
+                }
             }
-            None => s.push_str("Game over: no"),
+            (None, _) => s.push_str("Game over: no"),
         }
         s
     }
@@ -289,10 +330,21 @@ impl<G: Game> Session for GameSession<G> {
                 (self.record.position().side_to_move() == crate::game::Side::South).to_string()
             }
             "result" => outcome.map_or("none".to_string(), |o| o.result.to_string()),
+            "moves" => {
+                let moves = self.move_texts();
+                if moves.is_empty() {
+                    "none".to_string()
+                } else {
+                    moves.join(" ")
+                }
+            }
+            "fen" | "position" => self.record.position().to_notation(),
+            "reason" => self
+                .record
+                .end_reason()
+                .map_or("none".to_string(), |r| format!("{} ({r})", r.code())),
             other => {
-                return Err(format!(
-                    "unknown query '{other}' (gameover, p1turn, result)"
-                ));
+                return Err(format!("unknown query '{other}' ({QUERIES})"));
             }
         })
     }
@@ -301,7 +353,16 @@ impl<G: Game> Session for GameSession<G> {
         self.record.position().to_notation()
     }
 
-    fn eval_names(&self) -> &'static [&'static str] {
-        <G::Eval as Evaluator<G>>::NAMES
+    fn move_texts(&self) -> Vec<String> {
+        let mut moves = Vec::new();
+        self.record.legal_moves(&mut moves);
+        crate::game::in_move_order(self.record.position(), &moves)
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+
+    fn eval_names(&self) -> Vec<&'static str> {
+        <G::Eval as Evaluator<G>>::names()
     }
 }

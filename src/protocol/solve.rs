@@ -9,19 +9,56 @@ use std::time::Duration;
 
 use super::output::Output;
 use super::session::{line_text, score_text};
+use crate::game::Game;
 use crate::search::Probe;
+use crate::solve::db::DbSpec;
 use crate::solve::{Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
-use crate::variants::Variant;
-use crate::variants::endodoi::EnDodoi;
-use crate::variants::kalah::Kalah;
-use crate::variants::oware::Oware;
+use crate::variants::{SolveVisitor, Variant};
 
 /// Whether `go solve` works for this variant (the games decided by counting).
 pub fn solvable(variant: &Variant) -> bool {
-    matches!(
-        variant,
-        Variant::Kalah(_) | Variant::Oware(_) | Variant::EnDodoi(_)
-    )
+    struct Solvable;
+    impl SolveVisitor for Solvable {
+        type Output = bool;
+        fn with_databases<G: DbSpec>(self, _: G::Rules) -> bool {
+            true
+        }
+        fn solvable<G: SolveGame>(self, _: G::Rules) -> bool {
+            true
+        }
+        fn unsolvable<G: Game>(self, _: G::Rules, _: &'static str) -> bool {
+            false
+        }
+    }
+    variant.visit_solver(Solvable)
+}
+
+/// One `go solve`, run by [`Variant::visit_solver`] in the solving thread.
+struct Run {
+    token: String,
+    opts: SolveOptions,
+    egtb: Option<Arc<Egtb>>,
+    out: Output,
+}
+
+impl SolveVisitor for Run {
+    type Output = ();
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) {
+        let tb = self
+            .egtb
+            .as_deref()
+            .filter(|db| db.check::<G>(&rules).is_ok());
+        let tb = tb.map(|d| d as &dyn Tablebase<G>);
+        run::<G>(&rules, &self.token, &self.opts, tb, &self.out)
+    }
+    fn solvable<G: SolveGame>(self, rules: G::Rules) {
+        run::<G>(&rules, &self.token, &self.opts, None, &self.out)
+    }
+    fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) {
+        self.out
+            .error(&format!("go solve: this variant cannot be solved: {why}"));
+        self.out.line("bestmove 0000");
+    }
 }
 
 /// Solves the position `token` of `variant` in a thread; `stop` ends it early
@@ -41,33 +78,12 @@ pub fn spawn(
             stop: Some(stop),
             ..SolveOptions::default()
         };
-        match variant {
-            Variant::Kalah(r) => {
-                let tb = egtb.as_deref().filter(|db| db.check_kalah(&r).is_ok());
-                run::<Kalah>(
-                    &r,
-                    &token,
-                    &opts,
-                    tb.map(|d| d as &dyn Tablebase<Kalah>),
-                    &out,
-                )
-            }
-            Variant::Oware(r) => {
-                let tb = egtb.as_deref().filter(|db| db.check_oware(&r).is_ok());
-                run::<Oware>(
-                    &r,
-                    &token,
-                    &opts,
-                    tb.map(|d| d as &dyn Tablebase<Oware>),
-                    &out,
-                )
-            }
-            Variant::EnDodoi(r) => run::<EnDodoi>(&r, &token, &opts, None, &out),
-            _ => {
-                out.error("go solve: this variant is not decided by counting seeds");
-                out.line("bestmove 0000");
-            }
-        }
+        variant.visit_solver(Run {
+            token,
+            opts,
+            egtb,
+            out,
+        })
     })
 }
 
@@ -119,25 +135,15 @@ fn run<G: SolveGame>(
     out.line(&format!("bestmove {}", pos.format_move(best)));
 }
 
-/// The search's view of a loaded database for `variant`: the exact score of
-/// a position it holds (the banked margin plus the database's value of the
-/// seeds in play, in centiseeds), or `None` when the database does not fit
-/// the variant's rules.
-pub fn probe(variant: &Variant, db: &Arc<Egtb>) -> Option<Probe> {
-    fn make<G: SolveGame>(db: &Arc<Egtb>) -> Probe
-    where
-        Egtb: Tablebase<G>,
-    {
-        let db = db.clone();
-        Probe(Arc::new(move |any| {
-            let pos = any.downcast_ref::<G>()?;
-            let v = Tablebase::<G>::probe(&*db, pos)?;
-            Some(100 * (pos.banked() + v))
-        }))
-    }
-    match variant {
-        Variant::Kalah(r) if db.check_kalah(r).is_ok() => Some(make::<Kalah>(db)),
-        Variant::Oware(r) if db.check_oware(r).is_ok() => Some(make::<Oware>(db)),
-        _ => None,
-    }
+/// The search's view of a loaded database for positions of `G` under
+/// `rules`: the exact score of a position it holds (the banked margin plus
+/// the database's value of the seeds in play, in centiseeds), or `None`
+/// when the database does not fit those rules.
+pub fn probe<G: DbSpec>(db: &Arc<Egtb>, rules: &G::Rules) -> Option<Probe<G>> {
+    db.check::<G>(rules).ok()?;
+    let db = db.clone();
+    Some(Probe(Arc::new(move |pos: &G| {
+        let v = Tablebase::<G>::probe(&*db, pos)?;
+        Some(100 * (pos.banked() + v))
+    })))
 }

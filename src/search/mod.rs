@@ -10,7 +10,6 @@
 pub mod time;
 pub mod tt;
 
-use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -31,10 +30,12 @@ pub const MAX_DEPTH: u32 = 200;
 /// What the search shares between its threads and with the protocol: the
 /// table and the stop signal. `stop` belongs to the caller: set it to end a
 /// search early, clear it before the next one. The search itself never
-/// writes it (its own limits end it through a flag of its own).
+/// writes it (its own limits end it through a flag of its own). It is an
+/// `Arc` because the search also hands it to [`crate::interrupt`], so that a
+/// long computation inside the rules sees it too.
 pub struct Shared {
     pub tt: TranspositionTable,
-    pub stop: AtomicBool,
+    pub stop: Arc<AtomicBool>,
     nodes: AtomicU64,
     tbhits: AtomicU64,
 }
@@ -43,7 +44,7 @@ impl Shared {
     pub fn new(hash_mib: usize) -> Arc<Shared> {
         Arc::new(Shared {
             tt: TranspositionTable::new(hash_mib),
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
             nodes: AtomicU64::new(0),
             tbhits: AtomicU64::new(0),
         })
@@ -51,38 +52,43 @@ impl Shared {
 }
 
 /// Exact values from an endgame database: the score (centiseeds, side to
-/// move) of a position the database holds. Type-erased so that the search
-/// stays generic; the caller's closure downcasts to its own game.
-#[derive(Clone)]
-pub struct Probe(pub Arc<ProbeFn>);
+/// move) of a position the database holds. The caller builds it for its
+/// own game, so the search stays generic and nothing is downcast.
+pub struct Probe<G>(pub Arc<ProbeFn<G>>);
 
 /// The closure behind a [`Probe`].
-pub type ProbeFn = dyn Fn(&dyn Any) -> Option<i32> + Send + Sync;
+pub type ProbeFn<G> = dyn Fn(&G) -> Option<i32> + Send + Sync;
 
-impl std::fmt::Debug for Probe {
+impl<G> Clone for Probe<G> {
+    fn clone(&self) -> Self {
+        Probe(self.0.clone())
+    }
+}
+
+impl<G> std::fmt::Debug for Probe<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Probe")
     }
 }
 
-/// Settings of one search.
+/// Settings of one search of the game `G`.
 #[derive(Clone, Debug)]
-pub struct Settings<E> {
+pub struct Settings<G: Game> {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead: Duration,
-    pub eval: E,
+    pub eval: G::Eval,
     /// An endgame database to take exact values from, if any.
-    pub tablebase: Option<Probe>,
+    pub tablebase: Option<Probe<G>>,
 }
 
-impl<E: Default> Default for Settings<E> {
+impl<G: Game> Default for Settings<G> {
     fn default() -> Self {
         Settings {
             threads: 1,
             multipv: 1,
             move_overhead: Duration::from_millis(30),
-            eval: E::default(),
+            eval: G::Eval::default(),
             tablebase: None,
         }
     }
@@ -164,10 +170,10 @@ struct RootMove<G: Game> {
 /// One search thread.
 struct Worker<'a, G: Game> {
     shared: &'a Shared,
-    tablebase: Option<Probe>,
+    tablebase: Option<Probe<G>>,
     /// Set when this search is over: a limit was reached or the main thread
     /// finished (helpers then stop too).
-    done: &'a AtomicBool,
+    done: &'a Arc<AtomicBool>,
     eval: G::Eval,
     limits: &'a Limits,
     deadline: Option<Instant>,
@@ -190,10 +196,10 @@ struct Worker<'a, G: Game> {
 const HISTORY_SIZE: usize = 2048;
 
 /// What every thread of one search shares.
-struct Context<'a, E> {
+struct Context<'a, G: Game> {
     shared: &'a Shared,
-    done: &'a AtomicBool,
-    settings: &'a Settings<E>,
+    done: &'a Arc<AtomicBool>,
+    settings: &'a Settings<G>,
     limits: &'a Limits,
     deadline: Option<Instant>,
     start: Instant,
@@ -202,7 +208,7 @@ struct Context<'a, E> {
 }
 
 impl<'a, G: Game> Worker<'a, G> {
-    fn new(ctx: &Context<'a, G::Eval>, main: bool) -> Self {
+    fn new(ctx: &Context<'a, G>, main: bool) -> Self {
         Worker {
             shared: ctx.shared,
             tablebase: ctx.settings.tablebase.clone(),
@@ -227,6 +233,29 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn total_nodes(&self) -> u64 {
         self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.flushed
+    }
+
+    /// Arms this thread's [`crate::interrupt`] with the search's deadline and
+    /// flags, so that a long computation inside the rules stops with it.
+    fn arm(&self) -> crate::interrupt::Guard {
+        crate::interrupt::arm(
+            self.deadline,
+            &[self.shared.stop.clone(), self.done.clone()],
+        )
+    }
+
+    /// Whether the search is over, also because a call into the game was
+    /// interrupted (its answer is then wrong and must not be used: every
+    /// caller of the game checks this before using what it got).
+    #[inline]
+    fn interrupted(&mut self) -> bool {
+        if !self.aborted && crate::interrupt::tripped() {
+            self.aborted = true;
+            if self.main {
+                self.done.store(true, Ordering::Relaxed);
+            }
+        }
+        self.aborted
     }
 
     fn check_limits(&mut self) {
@@ -299,10 +328,10 @@ impl<'a, G: Game> Worker<'a, G> {
             if reduction > 0 {
                 s = self.child_score(child, same, depth - reduction, ply, alpha, alpha + 1);
             }
-            if s > alpha && !self.aborted {
+            if s > alpha && !self.interrupted() {
                 s = self.child_score(child, same, depth, ply, alpha, alpha + 1);
             }
-            if s > alpha && s < beta && !self.aborted {
+            if s > alpha && s < beta && !self.interrupted() {
                 self.child_score(child, same, depth, ply, alpha, beta)
             } else {
                 s
@@ -319,7 +348,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.nodes & 255 == 0 {
             self.check_limits();
         }
-        if self.aborted {
+        if self.interrupted() {
             return 0;
         }
         self.pv[ply].clear();
@@ -335,7 +364,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if ply > 0
             && let Some(tb) = &self.tablebase
-            && let Some(v) = (tb.0)(pos as &dyn Any)
+            && let Some(v) = (tb.0)(pos)
         {
             // Exact: no horizon behind it.
             self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
@@ -381,6 +410,10 @@ impl<'a, G: Game> Worker<'a, G> {
         // empty exactly then), which spares a second look at the rules.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves(&mut moves);
+        if self.interrupted() {
+            self.buffers[ply] = moves;
+            return 0;
+        }
         if moves.is_empty() {
             self.buffers[ply] = moves;
             return match pos.outcome() {
@@ -409,6 +442,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 e + if same { 10_000 } else { 0 } + self.history[Self::history_slot(side, &mv)]
             };
             children.push((child, order, i as u8));
+        }
+        if self.interrupted() {
+            self.buffers[ply] = moves;
+            self.children[ply] = children;
+            return 0;
         }
 
         let alpha0 = alpha;
@@ -442,7 +480,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 k == 0,
                 reduction,
             );
-            if self.aborted {
+            if self.interrupted() {
                 break;
             }
             if score > best {
@@ -468,7 +506,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         self.buffers[ply] = moves;
         self.children[ply] = children;
-        if self.aborted {
+        if self.interrupted() {
             return 0;
         }
         let bound = if best >= beta {
@@ -512,7 +550,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let same = child.side_to_move() == side;
             let new_depth = if same { depth } else { depth - 1 };
             let score = self.pvs_child(&child, same, new_depth, 1, alpha, beta, k == 0, 0);
-            if self.aborted {
+            if self.interrupted() {
                 break;
             }
             if k == 0 || score > alpha {
@@ -539,23 +577,52 @@ impl<'a, G: Game> Worker<'a, G> {
 /// `game_history`, the root last) within `limits`, calling `report` after each
 /// iteration. Never returns `None` while the game goes on: if stopped at once
 /// it plays the best-ordered legal move.
+///
+/// The limits hold wherever the search is, also inside a long call into the
+/// game: every search thread arms [`crate::interrupt`] with the deadline,
+/// `shared.stop` and the search's own end flag. If the root's moves are
+/// interrupted, the first move known to be legal is played; only if none is
+/// known yet are they made whole unarmed, since the answer must be legal.
 pub fn search<G: Game>(
     root: &G,
     game_history: &[u64],
     limits: &Limits,
-    settings: &Settings<G::Eval>,
+    settings: &Settings<G>,
     shared: &Shared,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
-    let start = Instant::now();
+    let start = limits.since.unwrap_or_else(Instant::now);
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tbhits.store(0, Ordering::Relaxed);
     shared.tt.new_search();
     let (soft, deadline) = limits.budget(root.side_to_move(), settings.move_overhead, start);
 
     let mut moves = Vec::new();
-    root.legal_moves(&mut moves);
-    if moves.is_empty() || root.outcome().is_some() {
+    {
+        let _armed = crate::interrupt::arm(deadline, std::slice::from_ref(&shared.stop));
+        root.legal_moves(&mut moves);
+        if crate::interrupt::tripped() {
+            // Out of time before the root's moves were all known: the first
+            // one known to be legal, if any, is the answer.
+            if let Some(&mv) = moves.first() {
+                return SearchResult {
+                    best: Some(mv),
+                    score: 0,
+                    proven: false,
+                    depth: 0,
+                    pv: vec![mv],
+                    nodes: 0,
+                };
+            }
+        }
+    }
+    if moves.is_empty() {
+        // Interrupted before any move was known: the answer must be a legal
+        // move, so the list is made whole (and exact: unarmed).
+        root.legal_moves(&mut moves);
+    }
+    // The list is empty exactly when the game is over (see `Game`).
+    if moves.is_empty() {
         if limits.infinite {
             while !shared.stop.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
@@ -578,7 +645,7 @@ pub fn search<G: Game>(
     }
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
-    let done = AtomicBool::new(false);
+    let done = Arc::new(AtomicBool::new(false));
     let ctx = Context {
         shared,
         done: &done,
@@ -594,6 +661,7 @@ pub fn search<G: Game>(
             let ctx = &ctx;
             scope.spawn(move || {
                 let mut w = Worker::<G>::new(ctx, false);
+                let _armed = w.arm();
                 let mut rms = root_moves(root, moves);
                 // Helpers start one ply deeper every other thread, so that the
                 // threads do not all walk the same tree in step.
@@ -628,13 +696,16 @@ fn root_moves<G: Game>(root: &G, moves: &[G::Move]) -> Vec<RootMove<G>> {
 fn main_search<G: Game>(
     root: &G,
     moves: &[G::Move],
-    ctx: &Context<'_, G::Eval>,
+    ctx: &Context<'_, G>,
     soft: Option<Duration>,
     max_depth: u32,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
     let (settings, shared, limits, start) = (ctx.settings, ctx.shared, ctx.limits, ctx.start);
     let mut w = Worker::<G>::new(ctx, true);
+    let _armed = w.arm();
+    // Played (and ordered) armed: an interrupted child is never searched,
+    // and the move itself is legal whatever its child says.
     let mut rms = root_moves(root, moves);
     // Order the first iteration by the static evaluation.
     let side = root.side_to_move();
@@ -665,7 +736,7 @@ fn main_search<G: Game>(
             };
             loop {
                 let score = w.search_root(root, &mut rms[pv_index..], depth as i32, alpha, beta);
-                if w.aborted {
+                if w.interrupted() {
                     break;
                 }
                 rms[pv_index..].sort_by_key(|r| -r.score);

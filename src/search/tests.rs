@@ -1,5 +1,5 @@
 use super::*;
-use crate::variants::kalah::{Kalah, KalahEval, KalahRules};
+use crate::variants::kalah::{Kalah, KalahRules};
 
 fn run(pos: &Kalah, depth: u32) -> SearchResult<u8> {
     let shared = Shared::new(16);
@@ -11,7 +11,7 @@ fn run(pos: &Kalah, depth: u32) -> SearchResult<u8> {
         pos,
         &[],
         &limits,
-        &Settings::<KalahEval>::default(),
+        &Settings::<Kalah>::default(),
         &shared,
         &mut |_| {},
     )

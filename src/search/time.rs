@@ -21,6 +21,9 @@ pub struct Limits {
     pub clocks: [Option<Clock>; 2],
     pub movestogo: Option<u32>,
     pub infinite: bool,
+    /// When the time started to run (the arrival of `go`); `None`: when the
+    /// search starts. Whatever happens in between is paid from the budget.
+    pub since: Option<Instant>,
 }
 
 impl Limits {

@@ -10,14 +10,11 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::db::{DbGame, Egtb, Tablebase};
+use super::db::{DbGame, DbSpec, Egtb, Tablebase};
 use super::egtb::{BuildOptions, BuildProgress};
 use super::{SolveGame, SolveOptions, SolveProgress};
 use crate::game::{Game, Side};
-use crate::variants::Variant;
-use crate::variants::endodoi::EnDodoi;
-use crate::variants::kalah::{Capture, Kalah};
-use crate::variants::oware::{Oware, RuleSet};
+use crate::variants::{SolveVisitor, Variant};
 
 /// The options of `kete solve` besides the variant.
 #[derive(Args, Clone, Debug)]
@@ -25,9 +22,10 @@ pub struct SolveArgs {
     /// Solve this position instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub hash: usize,
+    /// Transposition table size in MiB (default: sized to the position,
+    /// at most 512).
+    #[arg(long)]
+    pub hash: Option<usize>,
     /// Probe this endgame database (built by `kete egtb build`).
     #[arg(long)]
     pub egtb: Option<PathBuf>,
@@ -54,52 +52,39 @@ pub struct SolveArgs {
 /// Runs `kete solve`: progress on stderr, then one stdout line
 /// `value <margin for South> best <moves>`.
 pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
-    match variant {
-        Variant::Kalah(rules) => {
-            let pos = position::<Kalah>(&rules, args)?;
-            let db = database(args, || {
-                Ok(DbGame::Kalah {
-                    pits: rules.pits,
-                    capture: rules.capture,
-                })
-            })?;
+    struct Solve<'a>(&'a SolveArgs, &'static str);
+    impl SolveVisitor for Solve<'_> {
+        type Output = Result<()>;
+        fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<()> {
+            let args = self.0;
+            let pos = position::<G>(&rules, args)?;
+            let db = database(args, || G::db_game(&rules).map_err(|e| anyhow!(e)))?;
             if let Some(db) = &db {
-                db.check_kalah(&rules)?;
-            }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Kalah>))
-        }
-        Variant::Oware(rules) => {
-            let pos = position::<Oware>(&rules, args)?;
-            let db = database(args, || {
-                if rules.rules != RuleSet::Awari {
-                    bail!("databases follow the awari rules; abapa has none");
+                db.check::<G>(&rules)?;
+                if let Some(note) = G::db_note(db) {
+                    eprintln!("note: {note}");
                 }
-                Ok(DbGame::Oware {
-                    houses: rules.houses,
-                })
-            })?;
-            if let Some(db) = &db {
-                db.check_oware(&rules)?;
-                eprintln!(
-                    "note: below {} seeds the value follows the database: play to the end, \
-                     endless play shared",
-                    db.max_seeds() + 1
-                );
             }
-            solve_and_print(&pos, args, db.as_ref().map(|d| d as &dyn Tablebase<Oware>))
+            solve_and_print(
+                &pos,
+                pos.pits_per_row(),
+                args,
+                db.as_ref().map(|d| d as &dyn Tablebase<G>),
+            )
         }
-        Variant::EnDodoi(rules) => {
+        fn solvable<G: SolveGame>(self, rules: G::Rules) -> Result<()> {
+            let args = self.0;
             if args.egtb.is_some() || args.egtb_seeds.is_some() {
-                bail!("there are no endgame databases for endodoi");
+                bail!("there are no endgame databases for {}", self.1);
             }
-            let pos = position::<EnDodoi>(&rules, args)?;
-            solve_and_print(&pos, args, None)
+            let pos = position::<G>(&rules, args)?;
+            solve_and_print(&pos, pos.pits_per_row(), args, None)
         }
-        v @ (Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => bail!(
-            "kete solve counts seeds; {} is decided without counting (solvable games: kalah, oware, endodoi)",
-            v.name()
-        ),
+        fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<()> {
+            bail!("kete solve cannot solve {}: {why}", self.1)
+        }
     }
+    variant.visit_solver(Solve(args, variant.name()))
 }
 
 fn position<G: Game>(rules: &G::Rules, args: &SolveArgs) -> Result<G> {
@@ -137,14 +122,40 @@ fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<O
     }
 }
 
+/// The default table for a position of `seeds` seeds in play on `pits`
+/// pits a row: one 16-byte entry for every board those seeds can make
+/// (the tables key on the board seen from the side to move; far fewer are
+/// reached), rounded up to a power of two; at most the old fixed 512 MiB.
+/// Small solves then start at once instead of clearing half a gigabyte.
+pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
+    const CAP: usize = 512;
+    let holes = 2 * pits as u64;
+    // C(seeds + holes - 1, holes - 1), stopping once it is past the cap.
+    let mut boards: u64 = 1;
+    for i in 1..holes {
+        boards = boards.saturating_mul(seeds as u64 + i) / i;
+        if boards > 1 << 40 {
+            return CAP;
+        }
+    }
+    let bytes = boards.saturating_mul(16);
+    let mb = bytes.div_ceil(1 << 20).max(1).next_power_of_two();
+    (mb as usize).min(CAP)
+}
+
 fn solve_and_print<G: SolveGame>(
     pos: &G,
+    pits: u32,
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
 ) -> Result<()> {
     let side = pos.side_to_move();
+    let hash_mb = args
+        .hash
+        .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pits));
+    eprintln!("table: {hash_mb} MiB");
     let mut opts = SolveOptions {
-        hash_mb: args.hash,
+        hash_mb,
         all_best: args.all_best,
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         ..Default::default()
@@ -349,35 +360,15 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             out,
             threads,
         } => {
-            let game = match Variant::by_name(variant).map_err(|e| anyhow!(e))? {
-                Variant::Kalah(_) => {
-                    let capture = match capture.as_deref().map(str::to_ascii_lowercase) {
-                        None => Capture::Standard,
-                        Some(c) if c == "standard" => Capture::Standard,
-                        Some(c) if c == "empty" => Capture::Empty,
-                        Some(c) => bail!("--capture must be standard or empty, got '{c}'"),
-                    };
-                    DbGame::Kalah {
-                        pits: *pits,
-                        capture,
-                    }
-                }
-                v @ (Variant::EnDodoi(_) | Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_)) => {
-                    bail!(
-                        "endgame databases exist for kalah and oware, not {}",
-                        v.name()
-                    )
-                }
-                Variant::Oware(_) => {
-                    if capture.is_some() {
-                        bail!("--capture does not apply to oware");
-                    }
-                    DbGame::Oware { houses: *pits }
-                }
-            };
-            if !(1..=8).contains(pits) {
-                bail!("--pits must be 1..8, got {pits}");
+            // The options are read and checked by the variant, as everywhere.
+            let mut v = Variant::by_name(variant).map_err(|e| anyhow!(e))?;
+            v.set_option("Pits", &pits.to_string())
+                .map_err(|e| anyhow!("--pits: {e}"))?;
+            if let Some(c) = capture {
+                v.set_option("Capture", c)
+                    .map_err(|e| anyhow!("--capture: {e}"))?;
             }
+            let game = v.visit_solver(DbOf)?;
             super::egtb::check_request(game, *max_seeds)?;
             let shown = BuildReporter::new(game, *max_seeds);
             let t = Instant::now();
@@ -432,5 +423,35 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             }
             Ok(())
         }
+    }
+}
+
+/// The database of a variant under its rules, or why it has none.
+struct DbOf;
+
+impl SolveVisitor for DbOf {
+    type Output = Result<DbGame>;
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<DbGame> {
+        G::db_game(&rules).map_err(|e| anyhow!(e))
+    }
+    fn solvable<G: SolveGame>(self, _: G::Rules) -> Result<DbGame> {
+        bail!("this variant has no endgame databases (it is solved without them)")
+    }
+    fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<DbGame> {
+        bail!("this variant has no endgame databases: {why}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_table_fits_the_position() {
+        // Kalah(4,3): 24 seeds on 8 pits, C(31,7) = 2,629,575 boards, 42 MB.
+        assert_eq!(super::fitted_hash_mb(24, 4), 64);
+        // 18 seeds on 6 pits: C(23,5) = 33,649 boards, 0.5 MB.
+        assert_eq!(super::fitted_hash_mb(18, 3), 1);
+        assert_eq!(super::fitted_hash_mb(2, 1), 1);
+        // The start of Kalah(6,4): C(59,11) boards, capped.
+        assert_eq!(super::fitted_hash_mb(48, 6), 512);
     }
 }

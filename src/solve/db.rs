@@ -18,10 +18,11 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI8, Ordering};
 
+use super::SolveGame;
+use super::egtb::{BuildOptions, BuildProgress};
 use super::index::Indexer;
-use crate::game::{Game, Side};
-use crate::variants::kalah::{Capture, Kalah, KalahRules};
-use crate::variants::oware::{Oware, OwareRules, RuleSet};
+use crate::game::Game;
+use std::time::Instant;
 
 /// Something that knows the exact value of some positions.
 pub trait Tablebase<G: Game>: Send + Sync {
@@ -33,6 +34,54 @@ pub trait Tablebase<G: Game>: Send + Sync {
     /// Starts loading what [`Tablebase::probe`] of `pos` will read, for a
     /// search that knows its next positions before it visits them.
     fn prefetch(&self, _pos: &G) {}
+}
+
+/// What a game tells the databases about itself: which database its rules
+/// belong to, and how a position reads as a database board. A game that
+/// implements it gets [`Tablebase`] from the one impl below.
+pub trait DbSpec: SolveGame {
+    /// The database that answers for positions under `rules`, or why there
+    /// is none.
+    fn db_game(rules: &Self::Rules) -> Result<DbGame, String>;
+
+    /// Writes the board as the database sees it into `out` — the side to
+    /// move's pits from his left, then the opponent's — and returns the
+    /// seeds on it (stores and captures are not part of it).
+    fn db_board(&self, out: &mut [u8; 16]) -> usize;
+
+    /// The position of a database board (`db_board`'s view: the side to
+    /// move's pits first) with South to move and empty stores, under the
+    /// rules [`DbGame::visit`] gives.
+    fn from_db_board(rules: &Self::Rules, board: &[u8]) -> Self;
+
+    /// Whether a board can occur with its first row to move; `kete egtb
+    /// stats` counts only those.
+    fn db_reachable(_board: &[u8]) -> bool {
+        true
+    }
+
+    /// Builds the values of the boards of `n` seeds of `db`, every smaller
+    /// count being done: the game's builder in [`super::egtb`].
+    fn build_level(
+        db: &Egtb,
+        rules: &Self::Rules,
+        n: usize,
+        opts: &BuildOptions,
+        start: Instant,
+        progress: &mut dyn FnMut(&BuildProgress),
+    );
+
+    /// The most seeds this game's databases can hold, with the reason, if
+    /// the game sets a limit.
+    fn db_max_seeds() -> Option<(usize, &'static str)> {
+        None
+    }
+
+    /// What a solve with this game's database should tell its user, if
+    /// anything.
+    fn db_note(_db: &Egtb) -> Option<String> {
+        None
+    }
 }
 
 /// Why a database could not be read, written or used.
@@ -55,14 +104,9 @@ impl fmt::Display for DbError {
     }
 }
 
-impl std::error::Error for DbError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            DbError::Io(e) => Some(e),
-            _ => None,
-        }
-    }
-}
+// No `source()`: the message is the I/O error's own, and anyhow's `{:#}`
+// would print it a second time.
+impl std::error::Error for DbError {}
 
 impl From<std::io::Error> for DbError {
     fn from(e: std::io::Error) -> Self {
@@ -70,67 +114,7 @@ impl From<std::io::Error> for DbError {
     }
 }
 
-/// Which game a database is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DbGame {
-    Kalah {
-        pits: u8,
-        capture: Capture,
-    },
-    /// Awari rules: the only rules whose databases kete builds.
-    Oware {
-        houses: u8,
-    },
-}
-
-impl DbGame {
-    pub fn pits(&self) -> usize {
-        match *self {
-            DbGame::Kalah { pits, .. } => pits as usize,
-            DbGame::Oware { houses } => houses as usize,
-        }
-    }
-
-    fn code(&self) -> [u8; 3] {
-        match *self {
-            DbGame::Kalah { pits, capture } => [0, pits, (capture == Capture::Empty) as u8],
-            DbGame::Oware { houses } => [1, houses, 0],
-        }
-    }
-
-    fn from_code(c: [u8; 3]) -> Result<DbGame, DbError> {
-        let pits = c[1];
-        if !(1..=crate::variants::two_row::MAX_PITS as u8).contains(&pits) {
-            return Err(DbError::Format(format!("{pits} pits per row")));
-        }
-        match c {
-            [0, _, 0] => Ok(DbGame::Kalah {
-                pits,
-                capture: Capture::Standard,
-            }),
-            [0, _, 1] => Ok(DbGame::Kalah {
-                pits,
-                capture: Capture::Empty,
-            }),
-            [1, _, 0] => Ok(DbGame::Oware { houses: pits }),
-            _ => Err(DbError::Format(format!("unknown game or rule {c:?}"))),
-        }
-    }
-
-    pub fn describe(&self) -> String {
-        match *self {
-            DbGame::Kalah { pits, capture } => format!(
-                "kalah, {pits} pits, {} capture",
-                if capture == Capture::Empty {
-                    "empty"
-                } else {
-                    "standard"
-                }
-            ),
-            DbGame::Oware { houses } => format!("oware (awari rules), {houses} houses"),
-        }
-    }
-}
+pub use crate::variants::DbGame;
 
 const MAGIC: &[u8; 8] = b"KETEEGTB";
 const VERSION: u8 = 1;
@@ -253,48 +237,17 @@ impl Egtb {
         Ok(())
     }
 
-    /// Whether this database answers for positions of `rules`.
-    fn fits_kalah(&self, rules: &KalahRules) -> bool {
-        self.game
-            == DbGame::Kalah {
-                pits: rules.pits,
-                capture: rules.capture,
-            }
-    }
-
-    fn fits_oware(&self, rules: &OwareRules) -> bool {
-        rules.rules == RuleSet::Awari
-            && self.game
-                == DbGame::Oware {
-                    houses: rules.houses,
-                }
-    }
-
-    /// Checks that this database can answer for `rules`, with the reason if
-    /// not.
-    pub fn check_kalah(&self, rules: &KalahRules) -> Result<(), DbError> {
-        if self.fits_kalah(rules) {
-            Ok(())
-        } else {
-            Err(DbError::Unsupported(format!(
-                "the database is for {}, not for kalah with {} pits and {:?} capture",
+    /// Checks that this database can answer for positions of `G` under
+    /// `rules`, with the reason if not.
+    pub fn check<G: DbSpec>(&self, rules: &G::Rules) -> Result<(), DbError> {
+        match G::db_game(rules) {
+            Ok(game) if game == self.game => Ok(()),
+            Ok(game) => Err(DbError::Unsupported(format!(
+                "the database is for {}, not for {}",
                 self.game.describe(),
-                rules.pits,
-                rules.capture
-            )))
-        }
-    }
-
-    pub fn check_oware(&self, rules: &OwareRules) -> Result<(), DbError> {
-        if self.fits_oware(rules) {
-            Ok(())
-        } else {
-            Err(DbError::Unsupported(format!(
-                "the database is for {}, not for oware with {} houses and {:?} rules",
-                self.game.describe(),
-                rules.houses,
-                rules.rules
-            )))
+                game.describe()
+            ))),
+            Err(why) => Err(DbError::Unsupported(why)),
         }
     }
 }
@@ -337,67 +290,29 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
     Ok(db)
 }
 
-/// A Kalah board from the side to move's view: his pits, then the
-/// opponent's, and the seeds on it.
-#[inline]
-pub(crate) fn kalah_board(pos: &Kalah, out: &mut [u8; 16]) -> usize {
-    let me = pos.side_to_move();
-    let m = pos.pits();
-    let (own, opp) = (pos.row(me).to_le_bytes(), pos.row(me.other()).to_le_bytes());
-    out[..m].copy_from_slice(&own[..m]);
-    out[m..2 * m].copy_from_slice(&opp[..m]);
-    out[..2 * m].iter().map(|&v| v as usize).sum()
-}
-
-/// An Oware board from the side to move's view.
-#[inline]
-pub(crate) fn oware_board(pos: &Oware, out: &mut [u8; 16]) -> usize {
-    let h = pos.houses();
-    let m = h.len() / 2;
-    if pos.side_to_move() == Side::South {
-        out[..2 * m].copy_from_slice(h);
-    } else {
-        out[..m].copy_from_slice(&h[m..]);
-        out[m..2 * m].copy_from_slice(&h[..m]);
-    }
-    h.iter().map(|&v| v as usize).sum()
-}
-
 impl Egtb {
-    /// Where the value of the Kalah position `pos` is, if it is here.
+    /// Where the value of `pos` is, if it is here.
     #[inline]
-    fn kalah_slot(&self, pos: &Kalah) -> Option<&AtomicI8> {
+    fn slot<G: DbSpec>(&self, pos: &G) -> Option<&AtomicI8> {
         let mut b = [0u8; 16];
-        let n = kalah_board(pos, &mut b);
-        if n > self.max_seeds || !self.fits_kalah(&pos.rules()) {
+        let n = pos.db_board(&mut b);
+        if n > self.max_seeds || G::db_game(&pos.rules()).ok() != Some(self.game) {
             return None;
         }
-        let i = self.offsets[n] + self.indexer.rank(&b[..2 * pos.pits()], n);
+        let i = self.offsets[n] + self.indexer.rank(&b[..2 * self.game.pits()], n);
         Some(&self.values[i as usize])
     }
 }
 
-impl Tablebase<Kalah> for Egtb {
-    fn probe(&self, pos: &Kalah) -> Option<i32> {
-        let v = self.kalah_slot(pos)?.load(Ordering::Relaxed);
+impl<G: DbSpec> Tablebase<G> for Egtb {
+    fn probe(&self, pos: &G) -> Option<i32> {
+        let v = self.slot(pos)?.load(Ordering::Relaxed);
         (v != UNKNOWN).then_some(v as i32)
     }
 
-    fn prefetch(&self, pos: &Kalah) {
-        if let Some(slot) = self.kalah_slot(pos) {
+    fn prefetch(&self, pos: &G) {
+        if let Some(slot) = self.slot(pos) {
             super::prefetch(slot);
         }
-    }
-}
-
-impl Tablebase<Oware> for Egtb {
-    fn probe(&self, pos: &Oware) -> Option<i32> {
-        let mut b = [0u8; 16];
-        let n = oware_board(pos, &mut b);
-        if n > self.max_seeds || !self.fits_oware(&pos.rules()) {
-            return None;
-        }
-        let v = self.value(&b[..pos.houses().len()], n);
-        (v != UNKNOWN).then_some(v as i32)
     }
 }

@@ -25,9 +25,6 @@ pub use db::{DbError, Egtb, Tablebase, load};
 pub use search::{SolveOptions, SolveProgress, SolveResult, solve, solve_with_tablebase};
 
 use crate::game::{Game, Side};
-use crate::variants::endodoi::EnDodoi;
-use crate::variants::kalah::Kalah;
-use crate::variants::oware::Oware;
 
 /// What the solver needs to know of a game beyond [`Game`].
 ///
@@ -58,60 +55,12 @@ pub trait SolveGame: Game {
     /// Seeds whose owner is still open: the final margin lies within
     /// `banked() ± seeds_in_play()`.
     fn seeds_in_play(&self) -> u32;
-}
 
-/// The side to move's row first, then the opponent's: the view both the
-/// table key and the databases use, so that a position and its mirror
-/// image with the other side to move are one entry.
-fn kalah_rows(pos: &Kalah) -> (u64, u64) {
-    let me = pos.side_to_move();
-    (pos.row(me), pos.row(me.other()))
-}
-
-impl SolveGame for Kalah {
-    const MARGIN_PARITY: bool = true;
-
-    fn solve_key(&self) -> u64 {
-        let (own, opp) = kalah_rows(self);
-        let r = self.rules();
-        // The rules are part of the key so that one table can never mix
-        // capture rules or board sizes.
-        let meta = (r.pits as u64) | (r.capture as u64) << 8;
-        crate::variants::mix_words(&[own, opp, meta])
-    }
-
-    fn banked(&self) -> i32 {
-        let me = self.side_to_move();
-        self.store(me) as i32 - self.store(me.other()) as i32
-    }
-
-    fn seeds_in_play(&self) -> u32 {
-        let (own, opp) = kalah_rows(self);
-        crate::variants::two_row::byte_sum(own) + crate::variants::two_row::byte_sum(opp)
-    }
-}
-
-impl SolveGame for Oware {
-    // The key stays the whole position: the game ends when a store passes
-    // half of the seeds, so the stores change more than the margin.
-    fn banked(&self) -> i32 {
-        let me = self.side_to_move();
-        self.store(me) as i32 - self.store(me.other()) as i32
-    }
-
-    fn seeds_in_play(&self) -> u32 {
-        self.houses().iter().map(|&v| v as u32).sum()
-    }
-}
-
-impl SolveGame for EnDodoi {
-    fn banked(&self) -> i32 {
-        let me = self.side_to_move();
-        self.captured(me) as i32 - self.captured(me.other()) as i32
-    }
-
-    fn seeds_in_play(&self) -> u32 {
-        self.row_seeds(Side::South) + self.row_seeds(Side::North)
+    /// Pits in a row, for sizing the default table to the boards the seeds
+    /// in play can make; the default of 8 (the most any two-row game here
+    /// has) only makes the table larger than needed.
+    fn pits_per_row(&self) -> u32 {
+        8
     }
 }
 

@@ -86,9 +86,10 @@ pub struct SolveResult<M> {
 ///
 /// Positions that can repeat (Oware) are solved under the game's own
 /// repetition rule: a position that recurs on the line searched ends the
-/// game with [`crate::game::Game::repetition_outcome`]. A value that depends
-/// on such a repetition is not kept in the table, because it depends on the
-/// line that led to the position.
+/// game with [`crate::game::Game::repetition_outcome`]. A position's value
+/// then depends on the positions since the last capture on the line that
+/// led to it (only they can recur), so the table is keyed on the position
+/// and that set of positions.
 pub fn solve<G: SolveGame>(
     pos: &G,
     opts: &SolveOptions,
@@ -153,7 +154,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         s.pass += 1;
         s.beta = beta;
         s.root_best = None;
-        let v = s.search(pos, beta - 1, beta, 0).0;
+        let v = s.search(pos, beta - 1, beta, 0);
         if s.stopped {
             break;
         }
@@ -238,8 +239,9 @@ fn estimate<G: SolveGame>(pos: &G, depth: u32) -> i32 {
 struct Searcher<'a, G: SolveGame> {
     tt: Tt,
     tb: Option<&'a dyn Tablebase<G>>,
-    /// Hashes of the positions on the line searched, for the repetition rule.
-    history: Vec<u64>,
+    /// Hashes of the positions on the line searched, with their seeds in
+    /// play, for the repetition rule.
+    history: Vec<(u64, u32)>,
     nodes: u64,
     tbhits: u64,
     etc_min_seeds: u32,
@@ -264,9 +266,6 @@ struct Searcher<'a, G: SolveGame> {
 
 type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<(G, i32, usize)>);
 
-/// No repetition below: the value holds whatever line led here.
-const NO_REP: usize = usize::MAX;
-
 impl<G: SolveGame> Searcher<'_, G> {
     fn report(&mut self, pass_done: bool) {
         self.last_report = Instant::now();
@@ -288,9 +287,9 @@ impl<G: SolveGame> Searcher<'_, G> {
         let child = pos.play(mv);
         self.enter(pos);
         let v = if child.side_to_move() == pos.side_to_move() {
-            self.search(&child, value - 1, value, 1).0
+            self.search(&child, value - 1, value, 1)
         } else {
-            -self.search(&child, -value, -value + 1, 1).0
+            -self.search(&child, -value, -value + 1, 1)
         };
         self.leave();
         v >= value
@@ -298,8 +297,24 @@ impl<G: SolveGame> Searcher<'_, G> {
 
     fn enter(&mut self, pos: &G) {
         if G::CAN_REPEAT {
-            self.history.push(pos.hash());
+            self.history.push((pos.hash(), pos.seeds_in_play()));
         }
+    }
+
+    /// The positions on the line before `pos` that it could still repeat:
+    /// those since the last capture (a capture takes seeds out of play for
+    /// good, so nothing before it recurs), folded into one word (XOR: they
+    /// are a set, each position occurs at most once on a line). The value
+    /// of a position depends on exactly this set, so it is part of the key.
+    fn repeatable(&self, seeds: u32) -> u64 {
+        let mut set = 0;
+        for &(h, s) in self.history.iter().rev() {
+            if s != seeds {
+                break;
+            }
+            set ^= h;
+        }
+        set
     }
 
     fn leave(&mut self) {
@@ -309,19 +324,18 @@ impl<G: SolveGame> Searcher<'_, G> {
     }
 
     /// Fail-soft alpha-beta to the end of the game. Returns the value (side
-    /// to move's view) and the shallowest ply of the line that a repetition
-    /// below returned to ([`NO_REP`] if none): a value that depends on an
-    /// earlier position of the line must not be stored.
-    fn search(&mut self, pos: &G, alpha: i32, beta: i32, ply: usize) -> (i32, usize) {
+    /// to move's view) given the line that led here: the table is keyed on
+    /// the position and the positions of the line it could still repeat.
+    fn search(&mut self, pos: &G, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.stopped {
-            return (alpha, NO_REP);
+            return alpha;
         }
         if self.nodes & 0xFFF == 0
             && let Some(stop) = &self.stop
             && stop.load(Ordering::Relaxed)
         {
             self.stopped = true;
-            return (alpha, NO_REP);
+            return alpha;
         }
         self.nodes += 1;
         if self.nodes & 0xF_FFFF == 0 && self.last_report.elapsed() >= self.report_every {
@@ -329,40 +343,44 @@ impl<G: SolveGame> Searcher<'_, G> {
         }
         let side = pos.side_to_move();
         if let Some(o) = pos.outcome() {
-            return (margin(o, side), NO_REP);
+            return margin(o, side);
         }
-        let mut rep = NO_REP;
         if G::CAN_REPEAT && ply > 0 {
             let h = pos.hash();
-            if let Some(at) = self.history.iter().position(|&x| x == h) {
+            if self.history.iter().any(|&(x, _)| x == h) {
                 // A game without a repetition rule (En Dodoi) could go round
                 // for ever: endless play shares the seeds left, the databases'
                 // convention.
                 let value = pos
                     .repetition_outcome()
                     .map_or(pos.banked(), |o| margin(o, side));
-                return (value, at);
+                return value;
             }
         }
         let banked = pos.banked();
         let spread = pos.seeds_in_play() as i32;
+        let set = if G::CAN_REPEAT {
+            self.repeatable(spread as u32)
+        } else {
+            0
+        };
         if ply > 0 {
             // Futility: the seeds in play cannot carry the value across the
             // window.
             if banked + spread <= alpha {
-                return (banked + spread, NO_REP);
+                return banked + spread;
             }
             if banked - spread >= beta {
-                return (banked - spread, NO_REP);
+                return banked - spread;
             }
             if let Some(tb) = self.tb
                 && let Some(v) = tb.probe(pos)
             {
                 self.tbhits += 1;
-                return (banked + v, NO_REP);
+                return banked + v;
             }
         }
-        let key = pos.solve_key();
+        let key = with_set(pos.solve_key(), set);
         let mut tt_move = None;
         let (mut lo, mut hi) = (banked - spread, banked + spread);
         if let Some(p) = self.tt.probe(key) {
@@ -371,10 +389,10 @@ impl<G: SolveGame> Searcher<'_, G> {
             tt_move = p.mv;
             if ply > 0 {
                 if lo >= beta {
-                    return (lo, NO_REP);
+                    return lo;
                 }
                 if hi <= alpha {
-                    return (hi, NO_REP);
+                    return hi;
                 }
             }
         }
@@ -415,7 +433,12 @@ impl<G: SolveGame> Searcher<'_, G> {
                 if child.outcome().is_some() {
                     continue;
                 }
-                if let Some(p) = self.tt.probe(child.solve_key()) {
+                let child_set = if G::CAN_REPEAT && child.seeds_in_play() == spread as u32 {
+                    set ^ pos.hash()
+                } else {
+                    0
+                };
+                if let Some(p) = self.tt.probe(with_set(child.solve_key(), child_set)) {
                     let cb = child.banked();
                     let v = if child.side_to_move() == side {
                         p.lo + cb
@@ -425,7 +448,7 @@ impl<G: SolveGame> Searcher<'_, G> {
                     if v >= beta {
                         self.tt.store(key, v - banked, i32::MAX, Some(*i), 1);
                         self.buffers[ply] = (moves, children);
-                        return (v, NO_REP);
+                        return v;
                     }
                 }
             }
@@ -440,13 +463,11 @@ impl<G: SolveGame> Searcher<'_, G> {
             if ply == 0 {
                 self.root_moves = (ord + 1, children.len());
             }
-            let (v, r) = if child.side_to_move() == side {
+            let v = if child.side_to_move() == side {
                 self.search(child, a, beta, ply + 1)
             } else {
-                let (v, r) = self.search(child, -beta, -a, ply + 1);
-                (-v, r)
+                -self.search(child, -beta, -a, ply + 1)
             };
-            rep = rep.min(r);
             if v > best {
                 best = v;
                 best_move = Some(*i);
@@ -463,20 +484,28 @@ impl<G: SolveGame> Searcher<'_, G> {
         if ply == 0 && best >= beta {
             self.root_best = best_move;
         }
-        // A repetition back to this very position is part of its value
-        // wherever it is reached; only one to an earlier position is not.
-        if rep >= ply {
-            let work = self.nodes - nodes_before;
-            if best >= beta {
-                self.tt.store(key, best - banked, i32::MAX, best_move, work);
-            } else if best <= alpha {
-                self.tt.store(key, i32::MIN, best - banked, best_move, work);
-            } else {
-                self.tt
-                    .store(key, best - banked, best - banked, best_move, work);
-            }
-            rep = NO_REP;
+        // The key holds the positions this one could repeat, so the value
+        // holds wherever the key comes back.
+        let work = self.nodes - nodes_before;
+        if best >= beta {
+            self.tt.store(key, best - banked, i32::MAX, best_move, work);
+        } else if best <= alpha {
+            self.tt.store(key, i32::MIN, best - banked, best_move, work);
+        } else {
+            self.tt
+                .store(key, best - banked, best - banked, best_move, work);
         }
-        (best, rep)
+        best
+    }
+}
+
+/// The table key of a position reached with `set` (see
+/// [`Searcher::repeatable`]) before it: the position's own key when the set
+/// is empty (after a capture, and always in games that cannot repeat).
+fn with_set(key: u64, set: u64) -> u64 {
+    if set == 0 {
+        key
+    } else {
+        key ^ crate::variants::mix_words(&[set])
     }
 }

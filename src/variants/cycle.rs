@@ -10,17 +10,21 @@
 //! few moves from the start), and many different positions run into the same
 //! one. So a long move also leaves *marks*: the rare states whose hash has
 //! its top [`MARK_BITS`] bits zero. When the move turns out never to end,
-//! its marks go into a per-thread table of doomed states; a later move that
+//! its marks go into a process-wide table of doomed states (shared by every
+//! search thread and kept from one search to the next); a later move that
 //! reaches one of them never ends either, by determinism, since a state holds
 //! everything the rest of the move depends on. A table entry is a whole
 //! state compared in full, never just a hash, so the verdict stays exact; the
 //! table only makes a repeat known sooner, and forgetting it (it is cleared
 //! when full) only costs time.
+//!
+//! A long move polls [`crate::interrupt`] every few thousand laps and stops
+//! with [`CycleCheck::interrupted`] set when its caller has run out of time.
 
-use std::cell::RefCell;
 use std::hash::Hash;
-use std::thread::LocalKey;
+use std::sync::LazyLock;
 
+use parking_lot::RwLock;
 use rustc_hash::FxHashSet;
 
 /// Laps sown before the detector starts comparing states. Ordinary moves end
@@ -36,11 +40,15 @@ pub const MARK_LAPS: u64 = 1024;
 /// recognised about that many laps later.
 pub const MARK_BITS: u32 = 14;
 
-/// Doomed states kept per thread before the table starts afresh.
-pub const DOOMED_CAPACITY: usize = 1 << 17;
+/// Doomed states kept before the table starts afresh.
+pub const DOOMED_CAPACITY: usize = 1 << 18;
+
+/// Laps between two looks at the clock ([`crate::interrupt::poll`]): a few
+/// microseconds.
+pub const POLL_LAPS: u64 = 1 << 12;
 
 /// An in-move state.
-pub trait LapState: Eq + Hash + Clone + 'static {
+pub trait LapState: Eq + Hash + Clone + Send + Sync + 'static {
     /// A cheap digest that mixes every field into its top bits: the state is
     /// a mark when the top [`MARK_BITS`] bits are zero. Equal for states that
     /// [`LapState::canonical`] makes equal.
@@ -61,15 +69,16 @@ pub fn mix(x: u64) -> u64 {
     x ^ (x >> 29)
 }
 
-/// States known to lead into a cycle.
+/// States known to lead into a cycle. Looked at only at marks (one lap in
+/// thousands), so one lock for all threads costs nothing measurable.
 pub struct Doomed<S> {
-    states: FxHashSet<S>,
+    states: RwLock<FxHashSet<S>>,
 }
 
 impl<S> Doomed<S> {
     pub fn new() -> Self {
         Doomed {
-            states: FxHashSet::default(),
+            states: RwLock::new(FxHashSet::default()),
         }
     }
 }
@@ -80,8 +89,8 @@ impl<S> Default for Doomed<S> {
     }
 }
 
-/// The per-thread table of doomed states of one kind of move.
-pub type DoomedTable<S> = LocalKey<RefCell<Doomed<S>>>;
+/// The process-wide table of doomed states of one kind of move: a `static`.
+pub type DoomedTable<S> = LazyLock<Doomed<S>>;
 
 /// Brent's cycle detector over the states a move passes through at lap ends.
 pub struct CycleCheck<S: 'static> {
@@ -91,7 +100,8 @@ pub struct CycleCheck<S: 'static> {
     since: u64,
     /// Made when the move reaches [`MARK_LAPS`]: most moves never do.
     marks: Option<Box<FxHashSet<S>>>,
-    doomed: Option<&'static DoomedTable<S>>,
+    doomed: Option<&'static Doomed<S>>,
+    interrupted: bool,
 }
 
 impl<S: LapState> CycleCheck<S> {
@@ -104,13 +114,14 @@ impl<S: LapState> CycleCheck<S> {
             since: 0,
             marks: None,
             doomed: None,
+            interrupted: false,
         }
     }
 
     /// A detector that consults and feeds `doomed`.
     pub fn with_table(doomed: &'static DoomedTable<S>) -> Self {
         CycleCheck {
-            doomed: Some(doomed),
+            doomed: Some(LazyLock::force(doomed)),
             ..Self::new()
         }
     }
@@ -120,9 +131,32 @@ impl<S: LapState> CycleCheck<S> {
         self.laps
     }
 
+    /// Counts laps that another detector looked after.
+    pub fn add_laps(&mut self, laps: u64) {
+        self.laps += laps;
+    }
+
+    /// Whether [`CycleCheck::repeats`] said true because the caller ran out
+    /// of time ([`crate::interrupt`]), not because a state repeated.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted
+    }
+
+    /// Tells the detector that the states from now on are of another kind
+    /// than those before (they will never equal them): the marks so far are
+    /// dropped, since they may not be doomed in the sense of the new ones.
+    pub fn taint(&mut self) {
+        self.marks = None;
+        self.saved = None;
+        self.power = 1;
+        self.since = 0;
+    }
+
     /// Records the state at the end of one more lap; true once a state has
     /// been seen before (or is known to lead into a cycle), i.e. the move
-    /// never ends. `state` is only built after [`QUIET_LAPS`].
+    /// never ends, or once the caller is out of time (then
+    /// [`CycleCheck::interrupted`] is set). `state` is only built after
+    /// [`QUIET_LAPS`].
     #[inline]
     pub fn repeats(&mut self, state: impl FnOnce() -> S) -> bool {
         self.laps += 1;
@@ -132,13 +166,18 @@ impl<S: LapState> CycleCheck<S> {
         self.check(state())
     }
 
+    #[inline]
     fn check(&mut self, s: S) -> bool {
+        if self.laps.is_multiple_of(POLL_LAPS) && crate::interrupt::poll() {
+            self.interrupted = true;
+            return true;
+        }
         if self.laps >= MARK_LAPS
             && let Some(table) = self.doomed
             && s.digest() >> (64 - MARK_BITS) == 0
         {
             let c = s.canonical();
-            if table.with(|t| t.borrow().states.contains(&c)) {
+            if table.states.read().contains(&c) {
                 return true;
             }
             // A mark met twice in this move is a repeated state (up to
@@ -171,13 +210,11 @@ impl<S: LapState> CycleCheck<S> {
         let (Some(table), Some(marks)) = (self.doomed, self.marks.take()) else {
             return;
         };
-        table.with(|t| {
-            let mut t = t.borrow_mut();
-            if t.states.len() + marks.len() > DOOMED_CAPACITY {
-                t.states.clear();
-            }
-            t.states.extend(*marks);
-        });
+        let mut t = table.states.write();
+        if t.len() + marks.len() > DOOMED_CAPACITY {
+            t.clear();
+        }
+        t.extend(*marks);
     }
 }
 
@@ -216,9 +253,7 @@ mod tests {
         }
     }
 
-    thread_local! {
-        static TEST_DOOMED: RefCell<Doomed<u64>> = RefCell::new(Doomed::new());
-    }
+    static TEST_DOOMED: DoomedTable<u64> = LazyLock::new(Doomed::new);
 
     #[test]
     fn a_walk_into_a_known_cycle_is_recognised_early_and_an_ending_one_never() {

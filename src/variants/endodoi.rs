@@ -5,10 +5,11 @@
 //! Kalah. South's hole `i` faces cell `2m-1-i`. Captured seeds are kept in two
 //! counters and are never sown.
 
-use super::cycle::{self, CycleCheck, Doomed, LapState};
+use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, Side};
-use std::cell::RefCell;
+use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::solve::SolveGame;
+use std::sync::LazyLock;
 
 pub const MIN_PITS: u8 = 6;
 pub const MAX_PITS: u8 = 10;
@@ -76,9 +77,7 @@ impl LapState for DodoiLap {
     }
 }
 
-thread_local! {
-    static DOOMED: RefCell<Doomed<DodoiLap>> = RefCell::new(Doomed::new());
-}
+static DOOMED: DoomedTable<DodoiLap> = LazyLock::new(Doomed::new);
 
 /// A move: the hole index (0-based from the mover's own left).
 pub type HoleMove = u8;
@@ -90,6 +89,9 @@ pub enum Sowing {
     Ends(EnDodoi),
     /// Relay sowing repeats an in-move state: the move would never end.
     NeverEnds,
+    /// The caller ran out of time before the move was judged
+    /// ([`crate::interrupt`]).
+    Interrupted,
 }
 
 impl EnDodoi {
@@ -166,7 +168,12 @@ impl EnDodoi {
                 }
             };
             if check.repeats(state) {
-                return (Sowing::NeverEnds, check.laps());
+                let verdict = if check.interrupted() {
+                    Sowing::Interrupted
+                } else {
+                    Sowing::NeverEnds
+                };
+                return (verdict, check.laps());
             }
         }
         let own = self.row(self.side);
@@ -240,6 +247,8 @@ impl Game for EnDodoi {
         match self.sow(mv) {
             Sowing::Ends(next) => next,
             Sowing::NeverEnds => panic!("play: a never-ending move is not legal"),
+            // Thrown away by the interrupted caller.
+            Sowing::Interrupted => *self,
         }
     }
 
@@ -252,6 +261,22 @@ impl Game for EnDodoi {
         counts[self.side.other().index()] +=
             self.row_seeds(Side::South) + self.row_seeds(Side::North);
         Some(Outcome::by_count(counts[0], counts[1]))
+    }
+
+    fn total_seeds(&self) -> u32 {
+        let (s, n) = self.seed_count().expect("a counting game");
+        s + n
+    }
+
+    fn end_reason(&self) -> Option<EndReason> {
+        if self.can_move() {
+            return None;
+        }
+        Some(if self.row_seeds(self.side) == 0 {
+            EndReason::EmptyRow(self.side)
+        } else {
+            EndReason::NeverEndingMoves(self.side)
+        })
     }
 
     fn seed_count(&self) -> Option<(u32, u32)> {
@@ -284,6 +309,9 @@ impl Game for EnDodoi {
             Sowing::Ends(_) => Ok(i as u8),
             Sowing::NeverEnds => Err(MoveError::Illegal(format!(
                 "the relay sowing from {letter} never ends"
+            ))),
+            Sowing::Interrupted => Err(MoveError::Illegal(format!(
+                "the relay sowing from {letter} was not judged: interrupted"
             ))),
         }
     }
@@ -326,7 +354,6 @@ impl Game for EnDodoi {
         two_row::diagram(
             &self.board(),
             [self.captured(Side::South), self.captured(Side::North)],
-            self.side,
         )
     }
 }
@@ -343,22 +370,10 @@ pub enum EnDodoiEval {
 }
 
 impl Evaluator<EnDodoi> for EnDodoiEval {
-    const NAMES: &'static [&'static str] = &["default", "captured"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(EnDodoiEval::Default),
-            "captured" | "plain" => Some(EnDodoiEval::Captured),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            EnDodoiEval::Default => "default",
-            EnDodoiEval::Captured => "captured",
-        }
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (EnDodoiEval::Default, &["default"]),
+        (EnDodoiEval::Captured, &["captured", "plain"]),
+    ];
 
     fn evaluate(&self, pos: &EnDodoi) -> i32 {
         self.terms(pos).iter().map(|t| t.1).sum()
@@ -386,5 +401,20 @@ impl Evaluator<EnDodoi> for EnDodoiEval {
             ("side", side),
             ("threat", 50 * best),
         ]
+    }
+}
+
+impl SolveGame for EnDodoi {
+    fn pits_per_row(&self) -> u32 {
+        self.rules().pits as u32
+    }
+
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.captured(me) as i32 - self.captured(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
     }
 }

@@ -7,7 +7,13 @@
 //! pit `m-1-i`.
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval};
+use crate::game::{
+    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval,
+};
+use crate::solve::SolveGame;
+use crate::solve::db::{DbGame, DbSpec, Egtb};
+use crate::solve::egtb::{BuildOptions, BuildProgress};
+use std::time::Instant;
 
 /// Most seeds per pit at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -242,6 +248,17 @@ impl Game for Kalah {
         ))
     }
 
+    fn total_seeds(&self) -> u32 {
+        let (s, n) = self.seed_count().expect("a counting game");
+        s + n
+    }
+
+    fn end_reason(&self) -> Option<EndReason> {
+        // The move that empties a row banks both rows at once, so which one
+        // emptied is no longer on the board.
+        self.over().then_some(EndReason::RowEmptied)
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.store(Side::South) + byte_sum(self.w[0]),
@@ -294,7 +311,7 @@ impl Game for Kalah {
     }
 
     fn diagram(&self) -> String {
-        two_row::diagram(&self.board(), self.stores(), self.side)
+        two_row::diagram(&self.board(), self.stores())
     }
 }
 
@@ -338,7 +355,11 @@ mod weights;
 const SIDE_FEATURES: usize = 13;
 
 impl Evaluator<Kalah> for KalahEval {
-    const NAMES: &'static [&'static str] = &["default", "tuned", "store"];
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (KalahEval::Default, &["default"]),
+        (KalahEval::Tuned, &["tuned"]),
+        (KalahEval::Store, &["store"]),
+    ];
 
     const FEATURES: &'static [&'static str] = &[
         "store",
@@ -369,23 +390,6 @@ impl Evaluator<Kalah> for KalahEval {
     ];
 
     const WEIGHTS: &'static [(i32, i32)] = &weights::WEIGHTS;
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(KalahEval::Default),
-            "tuned" => Some(KalahEval::Tuned),
-            "store" => Some(KalahEval::Store),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            KalahEval::Default => "default",
-            KalahEval::Tuned => "tuned",
-            KalahEval::Store => "store",
-        }
-    }
 
     fn evaluate(&self, pos: &Kalah) -> i32 {
         match self {
@@ -486,5 +490,85 @@ impl KalahEval {
         let extra = |w: u64| (0..m).filter(|&i| byte(w, i) == m - i).count() as i32;
         let extra_turns = 40 * extra(mine).min(1) + 10 * extra(mine) - 20 * extra(theirs);
         [store, side, extra_turns]
+    }
+}
+
+/// The side to move's row first, then the opponent's: the view both the
+/// solver's table key and the databases use, so that a position and its
+/// mirror image with the other side to move are one entry.
+fn rows_of_mover(pos: &Kalah) -> (u64, u64) {
+    let me = pos.side_to_move();
+    (pos.row(me), pos.row(me.other()))
+}
+
+impl DbSpec for Kalah {
+    fn db_game(rules: &KalahRules) -> Result<DbGame, String> {
+        Ok(DbGame::Kalah {
+            pits: rules.pits,
+            capture: rules.capture,
+        })
+    }
+
+    #[inline]
+    fn db_board(&self, out: &mut [u8; 16]) -> usize {
+        let (own, opp) = rows_of_mover(self);
+        let m = self.pits();
+        out[..m].copy_from_slice(&own.to_le_bytes()[..m]);
+        out[m..2 * m].copy_from_slice(&opp.to_le_bytes()[..m]);
+        (byte_sum(own) + byte_sum(opp)) as usize
+    }
+
+    fn build_level(
+        db: &Egtb,
+        rules: &KalahRules,
+        n: usize,
+        opts: &BuildOptions,
+        start: Instant,
+        progress: &mut dyn FnMut(&BuildProgress),
+    ) {
+        crate::solve::egtb::kalah::build_level(db, *rules, n, opts, start, progress)
+    }
+
+    fn from_db_board(rules: &KalahRules, board: &[u8]) -> Kalah {
+        let m = board.len() / 2;
+        let word = |pits: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..pits.len()].copy_from_slice(pits);
+            u64::from_le_bytes(w)
+        };
+        Kalah::from_rows(
+            rules,
+            word(&board[..m]),
+            word(&board[m..]),
+            [0, 0],
+            Side::South,
+        )
+    }
+}
+
+impl SolveGame for Kalah {
+    fn pits_per_row(&self) -> u32 {
+        self.pits as u32
+    }
+
+    const MARGIN_PARITY: bool = true;
+
+    fn solve_key(&self) -> u64 {
+        let (own, opp) = rows_of_mover(self);
+        let r = self.rules();
+        // The rules are part of the key so that one table can never mix
+        // capture rules or board sizes.
+        let meta = (r.pits as u64) | (r.capture as u64) << 8;
+        super::mix_words(&[own, opp, meta])
+    }
+
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.store(me) as i32 - self.store(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        let (own, opp) = rows_of_mover(self);
+        byte_sum(own) + byte_sum(opp)
     }
 }

@@ -9,6 +9,8 @@ pub mod oware;
 pub mod two_row;
 
 use crate::game::Game;
+use crate::solve::SolveGame;
+use crate::solve::db::{DbError, DbSpec};
 use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Capture, Kalah, KalahRules};
@@ -60,6 +62,20 @@ pub struct VariantOption {
 pub trait VariantVisitor {
     type Output;
     fn visit<G: Game>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// Something to do with a variant's game type that depends on what the
+/// solver can do with it: [`Variant::visit_solver`] says, for every variant,
+/// whether it can be solved exactly and whether it has endgame databases.
+pub trait SolveVisitor {
+    type Output;
+    /// Solvable, and endgame databases describe its positions (whether one
+    /// exists for particular rules, [`DbSpec::db_game`] says).
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Self::Output;
+    /// Solvable by counting seeds, without databases.
+    fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output;
+    /// Not solvable by kete's solver: `why`.
+    fn unsolvable<G: Game>(self, rules: G::Rules, why: &'static str) -> Self::Output;
 }
 
 impl Default for Variant {
@@ -184,24 +200,28 @@ impl Variant {
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         let key = name.trim().to_ascii_lowercase();
         let value = value.trim();
-        let number = |max: u8| -> Result<u8, String> {
+        // The ranges are those `options` lists: one table for the protocol's
+        // list and for what is accepted.
+        let options = self.options();
+        let spin = |option: &str| -> Result<u8, String> {
+            let (min, max) = options
+                .iter()
+                .find_map(|o| match o.kind {
+                    OptionKind::Spin { min, max, .. } if o.name == option => Some((min, max)),
+                    _ => None,
+                })
+                .expect("a number option of this variant");
             value
-                .parse::<u8>()
-                .ok()
-                .filter(|v| (1..=max).contains(v))
-                .ok_or_else(|| format!("{name} must be a whole number 1..{max}, got '{value}'"))
-        };
-        let between = |min: u8, max: u8| -> Result<u8, String> {
-            value
-                .parse::<u8>()
+                .parse::<i64>()
                 .ok()
                 .filter(|v| (min..=max).contains(v))
+                .map(|v| v as u8)
                 .ok_or_else(|| format!("{name} must be a whole number {min}..{max}, got '{value}'"))
         };
         let lower = value.to_ascii_lowercase();
         match (self, key.as_str()) {
-            (Variant::Kalah(r), "pits") => r.pits = number(two_row::MAX_PITS as u8)?,
-            (Variant::Kalah(r), "seeds") => r.seeds = number(kalah::MAX_SEEDS)?,
+            (Variant::Kalah(r), "pits") => r.pits = spin("Pits")?,
+            (Variant::Kalah(r), "seeds") => r.seeds = spin("Seeds")?,
             (Variant::Kalah(r), "capture") => {
                 r.capture = match lower.as_str() {
                     "standard" => Capture::Standard,
@@ -209,8 +229,8 @@ impl Variant {
                     _ => return Err(format!("Capture must be standard or empty, got '{value}'")),
                 }
             }
-            (Variant::Oware(r), "pits" | "houses") => r.houses = number(two_row::MAX_PITS as u8)?,
-            (Variant::Oware(r), "seeds") => r.seeds = number(oware::MAX_SEEDS)?,
+            (Variant::Oware(r), "pits" | "houses") => r.houses = spin("Pits")?,
+            (Variant::Oware(r), "seeds") => r.seeds = spin("Seeds")?,
             (Variant::Oware(r), "rules") => {
                 r.rules = match lower.as_str() {
                     "awari" => RuleSet::Awari,
@@ -229,12 +249,8 @@ impl Variant {
                     }
                 }
             }
-            (Variant::EnDodoi(r), "pits" | "holes") => {
-                r.pits = between(endodoi::MIN_PITS, endodoi::MAX_PITS)?
-            }
-            (Variant::EnDodoi(r), "seeds") => {
-                r.seeds = between(endodoi::MIN_SEEDS, endodoi::MAX_SEEDS)?
-            }
+            (Variant::EnDodoi(r), "pits" | "holes") => r.pits = spin("Pits")?,
+            (Variant::EnDodoi(r), "seeds") => r.seeds = spin("Seeds")?,
             (Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r), _)
                 if BaoRules::option_choices()
                     .iter()
@@ -299,6 +315,21 @@ impl Variant {
         }
     }
 
+    /// Runs `visitor` with this variant's game type, rules and what the
+    /// solver can do with it. The one place that says so: the match has no
+    /// catch-all arm, so a new variant does not compile until it is placed.
+    pub fn visit_solver<V: SolveVisitor>(&self, visitor: V) -> V::Output {
+        const NOT_COUNTED: &str = "it is decided without counting seeds";
+        match self {
+            Variant::Kalah(r) => visitor.with_databases::<Kalah>(*r),
+            Variant::Oware(r) => visitor.with_databases::<Oware>(*r),
+            Variant::EnDodoi(r) => visitor.solvable::<EnDodoi>(*r),
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => {
+                visitor.unsolvable::<Bao>(*r, NOT_COUNTED)
+            }
+        }
+    }
+
     /// Runs `visitor` with this variant's game type and rules.
     pub fn visit<V: VariantVisitor>(&self, visitor: V) -> V::Output {
         match self {
@@ -306,6 +337,98 @@ impl Variant {
             Variant::Oware(r) => visitor.visit::<Oware>(*r),
             Variant::EnDodoi(r) => visitor.visit::<EnDodoi>(*r),
             Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => visitor.visit::<Bao>(*r),
+        }
+    }
+}
+
+/// Which game a database is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbGame {
+    Kalah {
+        pits: u8,
+        capture: Capture,
+    },
+    /// Awari rules: the only rules whose databases kete builds.
+    Oware {
+        houses: u8,
+    },
+}
+
+impl DbGame {
+    pub fn pits(&self) -> usize {
+        match *self {
+            DbGame::Kalah { pits, .. } => pits as usize,
+            DbGame::Oware { houses } => houses as usize,
+        }
+    }
+
+    pub(crate) fn code(&self) -> [u8; 3] {
+        match *self {
+            DbGame::Kalah { pits, capture } => [0, pits, (capture == Capture::Empty) as u8],
+            DbGame::Oware { houses } => [1, houses, 0],
+        }
+    }
+
+    pub(crate) fn from_code(c: [u8; 3]) -> Result<DbGame, DbError> {
+        let pits = c[1];
+        if !(1..=two_row::MAX_PITS as u8).contains(&pits) {
+            return Err(DbError::Format(format!("{pits} pits per row")));
+        }
+        match c {
+            [0, _, 0] => Ok(DbGame::Kalah {
+                pits,
+                capture: Capture::Standard,
+            }),
+            [0, _, 1] => Ok(DbGame::Kalah {
+                pits,
+                capture: Capture::Empty,
+            }),
+            [1, _, 0] => Ok(DbGame::Oware { houses: pits }),
+            _ => Err(DbError::Format(format!("unknown game or rule {c:?}"))),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match *self {
+            DbGame::Kalah { pits, capture } => format!(
+                "kalah, {pits} pits, {} capture",
+                if capture == Capture::Empty {
+                    "empty"
+                } else {
+                    "standard"
+                }
+            ),
+            DbGame::Oware { houses } => format!("oware (awari rules), {houses} houses"),
+        }
+    }
+}
+
+/// Something to do with the game of a database: [`DbGame::visit`] gives it
+/// the game's type and the rules its database positions are played under.
+pub trait DbVisitor {
+    type Output;
+    fn visit<G: DbSpec>(self, rules: G::Rules) -> Self::Output;
+}
+
+impl DbGame {
+    /// Runs `visitor` with the game type of this database and the rules of
+    /// its positions: the same board and rule, stores that start empty.
+    pub fn visit<V: DbVisitor>(&self, visitor: V) -> V::Output {
+        match *self {
+            // Seeds only sizes the start position, which a database never uses.
+            DbGame::Kalah { pits, capture } => visitor.visit::<Kalah>(KalahRules {
+                pits,
+                seeds: 1,
+                capture,
+            }),
+            // All of Awari's seeds, so that the half-of-all-seeds end never
+            // fires with empty stores; a repetition never ends a database line.
+            DbGame::Oware { houses } => visitor.visit::<Oware>(OwareRules {
+                houses,
+                seeds: oware::MAX_SEEDS,
+                rules: RuleSet::Awari,
+                repetition: Repetition::Split,
+            }),
         }
     }
 }

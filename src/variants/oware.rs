@@ -5,7 +5,13 @@
 //! never sown into.
 
 use super::two_row::{self, MAX_PITS};
-use crate::game::{Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval};
+use crate::game::{
+    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval,
+};
+use crate::solve::SolveGame;
+use crate::solve::db::{DbGame, DbSpec, Egtb};
+use crate::solve::egtb::{BuildOptions, BuildProgress};
+use std::time::Instant;
 
 /// Most seeds per house at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -76,6 +82,63 @@ struct Sown {
 }
 
 impl Oware {
+    /// Backward move generation for the endgame databases: the positions of
+    /// the same seed count (stores empty) that reach the board `q` (South to
+    /// move) by a move that captures nothing, each as a board from its own
+    /// mover's view. Every candidate is confirmed by playing its move forward,
+    /// so the rules stay those of [`Game::play`].
+    pub fn predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<[u8; 16]>) {
+        out.clear();
+        let m = rules.houses as usize;
+        let ring = 2 * m;
+        // The last mover (North in q's frame) cannot have left South without
+        // seeds, or the game would have ended instead.
+        if q[..m].iter().all(|&v| v == 0) {
+            return;
+        }
+        for j in 0..m {
+            let origin = m + j;
+            if q[origin] != 0 {
+                // A sowing always leaves its origin house empty.
+                continue;
+            }
+            let mut rest = [0i32; 16];
+            for (r, &v) in rest.iter_mut().zip(q) {
+                *r = v as i32;
+            }
+            let mut at = origin;
+            let mut s = 0u32;
+            loop {
+                at = (at + 1) % ring;
+                if at == origin {
+                    at = (at + 1) % ring;
+                }
+                rest[at] -= 1;
+                s += 1;
+                if rest[at] < 0 || s > 255 {
+                    // Sowing more seeds only takes more from every house.
+                    break;
+                }
+                // The position before the move, in its mover's frame (the
+                // mover's row first).
+                let mut p = [0u8; 16];
+                for i in 0..ring {
+                    p[(i + m) % ring] = rest[i] as u8;
+                }
+                p[j] = s as u8;
+                let before = Oware::from_houses(rules, &p[..ring], [0, 0], Side::South);
+                let after = before.play(j as u8);
+                if after.store(Side::South) != 0 {
+                    continue;
+                }
+                let h = after.houses();
+                if h[m..] == q[..m] && h[..m] == q[m..ring] {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
     fn m(&self) -> usize {
         self.houses as usize
     }
@@ -351,6 +414,26 @@ impl Game for Oware {
         None
     }
 
+    fn end_reason(&self) -> Option<EndReason> {
+        // The same tests, in the same order, as `outcome`.
+        let (s, n) = (self.store(Side::South), self.store(Side::North));
+        let half = self.total() / 2;
+        if s > half {
+            return Some(EndReason::Majority(Side::South));
+        }
+        if n > half {
+            return Some(EndReason::Majority(Side::North));
+        }
+        let mover = self.side;
+        if self.row_seeds(mover) == 0 {
+            return Some(EndReason::EmptyRow(mover));
+        }
+        if self.rules == RuleSet::Abapa && self.row_seeds(mover.other()) == 0 && !self.can_feed() {
+            return Some(EndReason::CannotFeed(mover));
+        }
+        None
+    }
+
     fn repetition_outcome(&self) -> Option<Outcome> {
         let (s, n) = (self.store(Side::South), self.store(Side::North));
         Some(match self.repetition {
@@ -363,6 +446,11 @@ impl Game for Oware {
                 Outcome::by_count(s + half, n + half)
             }
         })
+    }
+
+    fn total_seeds(&self) -> u32 {
+        let (s, n) = self.seed_count().expect("a counting game");
+        s + n
     }
 
     fn seed_count(&self) -> Option<(u32, u32)> {
@@ -435,7 +523,6 @@ impl Game for Oware {
         two_row::diagram(
             &self.board(),
             [self.store(Side::South), self.store(Side::North)],
-            self.side,
         )
     }
 }
@@ -479,7 +566,11 @@ mod weights;
 const SIDE_FEATURES: usize = 14;
 
 impl Evaluator<Oware> for OwareEval {
-    const NAMES: &'static [&'static str] = &["default", "classic", "store"];
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (OwareEval::Default, &["default"]),
+        (OwareEval::Classic, &["classic"]),
+        (OwareEval::Store, &["store"]),
+    ];
 
     const FEATURES: &'static [&'static str] = &[
         "store",
@@ -514,23 +605,6 @@ impl Evaluator<Oware> for OwareEval {
     ];
 
     const WEIGHTS: &'static [(i32, i32)] = &weights::WEIGHTS;
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(OwareEval::Default),
-            "classic" => Some(OwareEval::Classic),
-            "store" => Some(OwareEval::Store),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            OwareEval::Default => "default",
-            OwareEval::Classic => "classic",
-            OwareEval::Store => "store",
-        }
-    }
 
     fn evaluate(&self, pos: &Oware) -> i32 {
         match self {
@@ -681,6 +755,80 @@ impl OwareEval {
         // tempo for the endgame.
         let home = 5 * (pos.row_seeds(me) as i32 - pos.row_seeds(opp) as i32);
         [store, mobility, vulnerable, home]
+    }
+}
+
+impl DbSpec for Oware {
+    fn db_game(rules: &OwareRules) -> Result<DbGame, String> {
+        match rules.rules {
+            RuleSet::Awari => Ok(DbGame::Oware {
+                houses: rules.houses,
+            }),
+            RuleSet::Abapa => Err("databases follow the awari rules; abapa has none".into()),
+        }
+    }
+
+    #[inline]
+    fn db_board(&self, out: &mut [u8; 16]) -> usize {
+        let h = self.houses();
+        let m = h.len() / 2;
+        if self.side_to_move() == Side::South {
+            out[..2 * m].copy_from_slice(h);
+        } else {
+            out[..m].copy_from_slice(&h[m..]);
+            out[m..2 * m].copy_from_slice(&h[..m]);
+        }
+        h.iter().map(|&v| v as usize).sum()
+    }
+
+    fn build_level(
+        db: &Egtb,
+        rules: &OwareRules,
+        n: usize,
+        opts: &BuildOptions,
+        start: Instant,
+        progress: &mut dyn FnMut(&BuildProgress),
+    ) {
+        crate::solve::egtb::oware::build_level(db, *rules, n, opts, start, progress)
+    }
+
+    fn db_max_seeds() -> Option<(usize, &'static str)> {
+        Some((crate::solve::egtb::oware::MAX_SEEDS, "all of Awari's"))
+    }
+
+    fn from_db_board(rules: &OwareRules, board: &[u8]) -> Oware {
+        Oware::from_houses(rules, board, [0, 0], Side::South)
+    }
+
+    /// The player who just moved always left his origin house empty, so a
+    /// position whose opponent row is full never arises (except the
+    /// start); the published counts leave those out.
+    fn db_reachable(board: &[u8]) -> bool {
+        board[board.len() / 2..].contains(&0)
+    }
+
+    fn db_note(db: &Egtb) -> Option<String> {
+        Some(format!(
+            "below {} seeds the value follows the database: play to the end, endless play shared",
+            db.max_seeds() + 1
+        ))
+    }
+}
+
+impl SolveGame for Oware {
+    fn pits_per_row(&self) -> u32 {
+        self.houses as u32
+    }
+
+    // The key stays the whole position: the game ends when a store passes
+    // half of the seeds, so the stores change more than the margin.
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.store(me) as i32 - self.store(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        self.houses().iter().map(|&v| v as u32).sum()
     }
 }
 

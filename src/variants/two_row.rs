@@ -203,8 +203,9 @@ pub fn parse_pit(text: &str, side: Side, pits: usize) -> Result<usize, MoveError
 }
 
 /// Draws a two-row board: North's row on top (his left at the right), the
-/// stores at the ends, South's row below.
-pub fn diagram(board: &[u8], stores: [u32; 2], side: Side) -> String {
+/// stores at the ends, South's row below. (Whose turn it is, and the
+/// position token, are for the caller: `d` prints them on lines of their own.)
+pub fn diagram(board: &[u8], stores: [u32; 2]) -> String {
     let m = board.len() / 2;
     let cell = |v: u8| format!("{v:>3} ");
     let mut out = String::new();
@@ -234,14 +235,6 @@ pub fn diagram(board: &[u8], stores: [u32; 2], side: Side) -> String {
         out.push_str(&format!("  {} ", pit_letter(Side::South, i)));
     }
     out.push('\n');
-    out.push_str(&format!(
-        "{} to move\n",
-        if side == Side::South {
-            "South"
-        } else {
-            "North"
-        }
-    ));
     out
 }
 

@@ -47,22 +47,10 @@ fn threats(pos: &Bao, side: Side) -> (i32, i32) {
 }
 
 impl Evaluator<Bao> for BaoEval {
-    const NAMES: &'static [&'static str] = &["default", "seeds"];
-
-    fn by_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "default" => Some(BaoEval::Default),
-            "seeds" | "plain" => Some(BaoEval::Seeds),
-            _ => None,
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        match self {
-            BaoEval::Default => "default",
-            BaoEval::Seeds => "seeds",
-        }
-    }
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (BaoEval::Default, &["default"]),
+        (BaoEval::Seeds, &["seeds", "plain"]),
+    ];
 
     fn evaluate(&self, pos: &Bao) -> i32 {
         self.terms(pos).iter().map(|t| t.1).sum()

@@ -21,7 +21,7 @@ pub use rules::{
 };
 pub use sow::Refusal;
 
-use crate::game::{Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{EndReason, Game, MoveError, NotationError, Outcome, Side};
 
 /// Index of the nyumba in a loop (front pit 5).
 pub const NYUMBA: usize = 4;
@@ -173,8 +173,12 @@ impl Game for Bao {
     }
 
     fn play(&self, mv: BaoMove) -> Bao {
-        self.play_checked(mv)
-            .unwrap_or_else(|r| panic!("play: {mv:?} is not legal here ({r})"))
+        match self.play_checked(mv) {
+            Ok(next) => next,
+            // The caller ran out of time and throws the answer away.
+            Err(Refusal::Interrupted) => *self,
+            Err(r) => panic!("play: {mv:?} is not legal here ({r})"),
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -190,6 +194,30 @@ impl Game for Bao {
             return Some(Outcome::win(self.side.other()));
         }
         None
+    }
+
+    fn total_seeds(&self) -> u32 {
+        let on_board: u32 = self.pits.iter().flatten().map(|&v| v as u32).sum();
+        on_board + self.hand.iter().map(|&v| v as u32).sum::<u32>()
+    }
+
+    fn end_reason(&self) -> Option<EndReason> {
+        // The same tests, in the same order, as `outcome`.
+        for side in [Side::South, Side::North] {
+            if self.front_empty(side) {
+                return Some(EndReason::FrontRowEmpty(side));
+            }
+        }
+        let mut moves = Vec::new();
+        self.generate(&mut moves);
+        if !moves.is_empty() {
+            return None;
+        }
+        Some(if self.has_never_ending_move() {
+            EndReason::NeverEndingMoves(self.side)
+        } else {
+            EndReason::NoLegalMove(self.side)
+        })
     }
 
     fn hash(&self) -> u64 {

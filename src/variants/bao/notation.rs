@@ -398,14 +398,12 @@ pub fn diagram(pos: &Bao) -> String {
         }
         out.push('\n');
     }
-    let who = |s: Side| if s == Side::South { "South" } else { "North" };
     out.push_str(&format!(
-        "hands S {} N {}; nyumba (#) S {} N {}; {} to move{}{}\n",
+        "hands S {} N {}; nyumba (#) S {} N {}{}{}\n",
         pos.hand[0],
         pos.hand[1],
         state(pos, Side::South),
         state(pos, Side::North),
-        who(pos.side),
         pos.takasia
             .map(|t| format!(
                 "; takasia (!) on {}{}",
@@ -427,7 +425,6 @@ pub fn diagram(pos: &Bao) -> String {
             ""
         }
     ));
-    out.push_str(&format!("position {}\n", pos.to_notation()));
     out
 }
 

@@ -3,24 +3,27 @@
 use super::rules::{Dormant, FrontRow, MtajiTakasaNyumba, SingletonRule, TakasiaCheck};
 use super::rules::{TakasiaNyumbaLap, TakasiaObligation, TakasiaSingleton};
 use super::{Bao, BaoMove, NYUMBA};
-use crate::variants::cycle::{self, CycleCheck, Doomed, LapState};
-use std::cell::RefCell;
+use crate::variants::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
+use std::sync::LazyLock;
 
-thread_local! {
-    static DOOMED: RefCell<Doomed<BaoLap>> = RefCell::new(Doomed::new());
-}
+static DOOMED: DoomedTable<BaoLap> = LazyLock::new(Doomed::new);
+static QUIET_DOOMED: DoomedTable<QuietLap> = LazyLock::new(Doomed::new);
 
 /// Why a candidate move is not legal although it starts correctly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
     /// An in-move state repeats: the move would never end (D7).
     NeverEnds,
-    /// A takasa lap would end with the mover's front row empty (D9).
+    /// A takasa would leave the mover's front row empty, at a lap's end or
+    /// for a moment inside one (D9).
     EmptiesFrontRow,
     /// A lone kichwa may not be sown toward the back row (Donkers 3.5b).
     KichwaToBackRow,
     /// The safari was asked for but the move never offers it.
     NoSafari,
+    /// The move was not judged: its caller ran out of time
+    /// ([`crate::interrupt`]).
+    Interrupted,
 }
 
 impl std::fmt::Display for Refusal {
@@ -30,6 +33,7 @@ impl std::fmt::Display for Refusal {
             Refusal::EmptiesFrontRow => "the takasa would empty the own front row",
             Refusal::KichwaToBackRow => "a lone kichwa may not be sown toward the back row",
             Refusal::NoSafari => "the move does not end in the functional nyumba: no safari",
+            Refusal::Interrupted => "the move was not played out: interrupted",
         })
     }
 }
@@ -51,6 +55,16 @@ pub struct Run {
 #[inline]
 fn step(i: usize, cw: bool) -> usize {
     if cw { (i + 1) & 15 } else { (i + 15) & 15 }
+}
+
+/// Whether lifting the seeds of front pit `from` has left the front row
+/// empty with the next seed going to the back row: a lone kichwa sown
+/// backward. The row is empty from that moment until the lap wraps round
+/// (with 9 or more seeds it does), which D9's never-empty rule forbids even
+/// though the lap may end in the front row.
+#[inline]
+fn lifts_front_row_empty(row: &[u8; 16], from: usize, cw: bool) -> bool {
+    from < 8 && step(from, cw) >= 8 && row[..8].iter().all(|&v| v == 0)
 }
 
 /// Sows `n` seeds into `row` starting *in* `first`, going `cw`; returns the
@@ -80,55 +94,183 @@ fn sow_from(row: &mut [u8; 16], first: usize, n: usize, cw: bool) -> usize {
     at
 }
 
+/// How [`relay_quietly`] left the move.
+enum Quiet {
+    /// The front row is empty or the last lap ended in an empty pit: the
+    /// caller judges the state reached.
+    Stopped,
+    NeverEnds,
+    Interrupted,
+}
+
+/// A state of a quiet relay (see [`relay_quietly`]), seen from the pit being
+/// sown from: byte `j` of `ring` is the pit `j` steps ahead of it in the
+/// direction of sowing. `front` is where the mover's front row starts in that
+/// frame, or 16 while the move has never had eight empty pits in a row.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct QuietLap {
+    ring: u128,
+    front: u8,
+}
+
+impl LapState for QuietLap {
+    /// One multiply: computed every lap of a long move. The top bits of a
+    /// product with an odd constant depend on every bit of the other factor.
+    #[inline]
+    fn digest(&self) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let (lo, hi) = (self.ring as u64, (self.ring >> 64) as u64);
+        (lo ^ hi.rotate_left(29) ^ (self.front as u64) << 59).wrapping_mul(K)
+    }
+}
+
+/// One byte set to 1 in each pit of a packed ring.
+const ONES: u128 = u128::MAX / 255;
+
+/// What a lap from a pit of `n` seeds adds to a ring seen from that pit:
+/// `n` taken from byte 0, `n / 16` to every pit, one more to each of the
+/// `n % 16` pits after it. Wrapping: the borrow from byte 0 is paid back by
+/// the carries of the adds, since no pit ends below zero.
+const LAP: [u128; 65] = {
+    let mut t = [0u128; 65];
+    let mut n = 0;
+    while n <= 64 {
+        let (full, rest) = (n / 16, n % 16);
+        let mut add = ONES * full as u128;
+        if rest > 0 {
+            add += (ONES >> (8 * (16 - rest))) << 8;
+        }
+        t[n] = add.wrapping_sub(n as u128);
+        n += 1;
+    }
+    t
+};
+
+/// Whether [`relay_quietly`] can take a loop: its packing counts on the 64
+/// seeds of a real game (a position token may say more; such a loop is left
+/// to the general lap).
+fn quiet_fits(row: &[u8; 16]) -> bool {
+    row.iter().map(|&v| v as u32).sum::<u32>() <= 64
+}
+
+/// Whether some eight pits in a row (round the loop) are all empty. No pit
+/// holds more than the 64 seeds of the game, so adding 0x7F to a byte sets
+/// its top bit exactly when it is not empty, and never carries.
+#[inline]
+fn eight_empty_in_a_row(ring: u128) -> bool {
+    const TOP: u128 = ONES << 7;
+    let empty = ((ring + ONES * 0x7F) & TOP) ^ TOP;
+    // Most states of a long move have fewer than eight empty pits at all:
+    // count them (a multiply sums the bytes into the top one).
+    let count = |w: u64| (w >> 7).wrapping_mul(ONES as u64) >> 56;
+    if count(empty as u64) + count((empty >> 64) as u64) < 8 {
+        return false;
+    }
+    let two = empty & empty.rotate_right(8);
+    let four = two & two.rotate_right(16);
+    four & four.rotate_right(32) != 0
+}
+
 /// Sows the laps of a move that can no longer capture and where neither a
 /// nyumba nor a takasia plays a part, until the front row is empty or a lap
-/// ends in an empty pit (left for the caller to judge); true if the move
-/// never ends. These laps are all that long cycles are made of, so the loop
-/// is packed into one `u128`, a byte a pit, and a lap is two masked adds.
-/// It makes the same laps, in the same states, as the general loop would.
+/// ends in an empty pit (left for the caller to judge), or until the move is
+/// known never to end.
+///
+/// Such laps are all that long cycles are made of, and nothing in them
+/// depends on where the pits are except the end by an empty front row. So
+/// the loop is seen from the pit being sown from, in the direction of
+/// sowing (a byte a pit in one `u128`; a lap is a masked add and a rotation),
+/// and a state that comes back there *rotated* or *mirrored* is already a
+/// repeat: the future of the moved state is the moved future of the first.
+/// That finds cycles up to 16 times sooner and lets moves of different
+/// pits, directions and positions share their doomed states. The one rule
+/// that looks at positions, the empty front row, needs eight empty pits in
+/// a row; while no state of the move has had them, the rotated futures are
+/// as good as the real one. From the first state that has them on, the
+/// states also say where the front row is, which makes them exact in the
+/// fixed frame; the marks of the rotation-blind part are then dropped.
 #[inline(never)]
 fn relay_quietly(
     row: &mut [u8; 16],
     at: &mut usize,
     cw: bool,
-    check: &mut CycleCheck<BaoLap>,
-    lap: impl Fn([u64; 2], usize) -> BaoLap,
-) -> bool {
-    // One seed in each pit; no pit holds more than the 64 seeds of the
-    // game, so the adds never carry from one pit into the next.
-    const ONES: u128 = u128::MAX / 255;
-    let mut ring = u128::from_le_bytes(*row);
-    let mut i = *at;
-    let never_ends = loop {
-        if ring as u64 == 0 || (ring >> (8 * i)) as u8 == 1 {
-            break false;
-        }
-        let n = (ring >> (8 * i)) as u8 as u32;
-        ring &= !(0xFF << (8 * i));
-        let (full, rest) = (n / 16, n % 16);
-        ring += ONES * full as u128;
-        // With whole rounds only the last seed fell back into the pit
-        // sown from, which `i` still names.
-        if rest > 0 {
-            let start = if cw {
-                (i + 1) & 15
-            } else {
-                (i + 16 - rest as usize) & 15
-            };
-            ring += (ONES >> (8 * (16 - rest))).rotate_left(8 * start as u32);
-            i = if cw {
-                (start + rest as usize - 1) & 15
-            } else {
-                start
-            };
-        }
-        if check.repeats(|| lap([ring as u64, (ring >> 64) as u64], i)) {
-            break true;
+    outer: &mut CycleCheck<BaoLap>,
+) -> Quiet {
+    let from = *at;
+    // The absolute pit `j` steps ahead of the pit sown from, `moved` steps
+    // after `from`.
+    let pit = |moved: usize, j: usize| {
+        let ahead = (moved & 15) + j;
+        if cw {
+            (from + ahead) & 15
+        } else {
+            (from + 32 - ahead) & 15
         }
     };
-    *row = ring.to_le_bytes();
-    *at = i;
-    never_ends
+    let mut ring = 0u128;
+    for j in 0..16 {
+        ring |= (row[pit(0, j)] as u128) << (8 * j);
+    }
+    // Where the front row (pits 0..8) starts in the moving frame, `moved`
+    // being 0: the front pit met first in the direction of sowing.
+    let front0 = if cw {
+        (16 - from) & 15
+    } else {
+        (from + 9) & 15
+    };
+    let mut moved = 0usize;
+    let mut clean = true;
+    let mut check = CycleCheck::with_table(&QUIET_DOOMED);
+    let front = |moved: usize| (front0 + 16 - (moved & 15)) & 15;
+    let verdict = loop {
+        if clean && eight_empty_in_a_row(ring) {
+            clean = false;
+            check.taint();
+        }
+        if !clean && ring.rotate_right(8 * front(moved) as u32) as u64 == 0 {
+            break Quiet::Stopped;
+        }
+        let n = ring as u8;
+        if n == 1 {
+            break Quiet::Stopped;
+        }
+        // A lone front kichwa about to be sown toward the back row is the
+        // general loop's to judge (D9). In the moving frame it is a pit whose
+        // seven pits behind are empty; the rule looks at where the pits are,
+        // so such states leave the rotation-blind part first.
+        if ring >> 72 == 0 {
+            if clean {
+                clean = false;
+                check.taint();
+            }
+            let a = pit(moved, 0);
+            if a == 0 && !cw || a == 7 && cw {
+                break Quiet::Stopped;
+            }
+        }
+        let state = || QuietLap {
+            ring,
+            front: if clean { 16 } else { front(moved) as u8 },
+        };
+        if check.repeats(state) {
+            break if check.interrupted() {
+                Quiet::Interrupted
+            } else {
+                Quiet::NeverEnds
+            };
+        }
+        // The lap is one add; with whole rounds only (`rest` 0) the last
+        // seed fell back into the pit sown from, which stays in front.
+        let rest = n as u32 % 16;
+        ring = ring.wrapping_add(LAP[n as usize]).rotate_right(8 * rest);
+        moved += rest as usize;
+    };
+    outer.add_laps(check.laps());
+    for j in 0..16 {
+        row[pit(moved, j)] = (ring >> (8 * j)) as u8;
+    }
+    *at = pit(moved, 0);
+    verdict
 }
 
 /// The in-move state at a lap's end: everything the rest of the move depends
@@ -347,6 +489,9 @@ impl Bao {
                     }
                     n
                 };
+                if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
+                    return Err(Refusal::EmptiesFrontRow);
+                }
                 at = sow_from(&mut b[s], step(p, cw), n, cw);
             }
         } else {
@@ -358,6 +503,11 @@ impl Bao {
             }
             capturing = n <= 15;
             first_mtaji_lap = true;
+            // Such a first lap cannot capture: it ends in an empty front
+            // pit or in the back row, so it is a takasa.
+            if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
+                return Err(Refusal::EmptiesFrontRow);
+            }
             at = sow_from(&mut b[s], step(p, cw), n, cw);
         }
 
@@ -373,14 +523,12 @@ impl Bao {
                 && !owned[s]
                 && !from_nyumba
                 && blocked.is_none()
+                && quiet_fits(&b[s])
             {
-                let flags = fixed | bit(cw, LAP_CW) | bit(mc, LAP_MTAJI_CAPTURED);
-                let lap = |words: [u64; 2], at: usize| BaoLap {
-                    words: [words[0], words[1], 0, 0],
-                    flags: flags | at as u64,
-                };
-                if relay_quietly(&mut b[s], &mut at, cw, check, lap) {
-                    return Err(Refusal::NeverEnds);
+                match relay_quietly(&mut b[s], &mut at, cw, check) {
+                    Quiet::Stopped => {}
+                    Quiet::NeverEnds => return Err(Refusal::NeverEnds),
+                    Quiet::Interrupted => return Err(Refusal::Interrupted),
                 }
             }
             if b[s][..8].iter().all(|&v| v == 0) {
@@ -446,6 +594,12 @@ impl Bao {
                 if from_nyumba {
                     owned[s] = false;
                 }
+                if !capturing
+                    && r.front_row == FrontRow::NeverEmpty
+                    && lifts_front_row_empty(&b[s], at, cw)
+                {
+                    return Err(Refusal::EmptiesFrontRow);
+                }
                 at = sow_from(&mut b[s], step(at, cw), n, cw);
             }
             // Without captures the rest of the move never looks at the
@@ -475,7 +629,11 @@ impl Bao {
                     | bit(mc, LAP_MTAJI_CAPTURED),
             };
             if check.repeats(state) {
-                return Err(Refusal::NeverEnds);
+                return Err(if check.interrupted() {
+                    Refusal::Interrupted
+                } else {
+                    Refusal::NeverEnds
+                });
             }
         }
         if mv.safari && !choice {
@@ -628,7 +786,13 @@ impl Bao {
     }
 
     /// The legal moves, the game not being over.
+    ///
+    /// Interrupted ([`crate::interrupt`]), it gives only moves it knows to
+    /// be legal: captures that end (those that take the pit to clear, if
+    /// there is one), or takasa moves once no capture can be legal; nothing
+    /// if it cannot tell yet.
     pub(super) fn generate(&self, out: &mut Vec<BaoMove>) {
+        let cut = crate::interrupt::tripped;
         out.clear();
         let mut cand = Vec::with_capacity(32);
         self.capture_candidates(&mut cand);
@@ -637,21 +801,38 @@ impl Bao {
             if let Some(t) = self.clear {
                 let clearing =
                     |mv: &BaoMove| self.run(*mv).is_ok_and(|r| r.first_target == Some(t));
-                if out.iter().any(clearing) {
+                // Interrupted, a capture that does not clear may be illegal
+                // because of one that clears and was not judged.
+                if cut() || out.iter().any(clearing) {
                     out.retain(clearing);
                 }
             }
             return;
         }
+        if cut() {
+            // A capture not judged may be legal, and then no takasa is.
+            return;
+        }
         cand.clear();
         self.takasa_candidates(&mut cand, false);
         self.keep_legal(&cand, out);
-        if out.is_empty() && !self.namua() {
+        if out.is_empty() && !self.namua() && !cut() {
             // Donkers 3.5a: the back row only when no front-row takasa is possible.
             cand.clear();
             self.takasa_candidates(&mut cand, true);
             self.keep_legal(&cand, out);
         }
+    }
+
+    /// Whether a move the side to move could start is refused only because
+    /// it never ends (a player without legal moves then lost to that rule).
+    pub(super) fn has_never_ending_move(&self) -> bool {
+        let mut cand = Vec::new();
+        self.capture_candidates(&mut cand);
+        self.takasa_candidates(&mut cand, false);
+        self.takasa_candidates(&mut cand, true);
+        cand.iter()
+            .any(|&mv| matches!(self.run(mv), Err(Refusal::NeverEnds)))
     }
 
     /// Whether the side to move has a legal capture.

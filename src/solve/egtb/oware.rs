@@ -1,0 +1,282 @@
+//! The Oware (Awari) builder: retrograde analysis by thresholds, working
+//! back through the moves that bank nothing with the variant's own
+//! backward sowing.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::{BuildOptions, BuildProgress, each_board, parallel_chunks, threads};
+use crate::game::{Game, Side};
+use crate::solve::db::Egtb;
+use crate::variants::oware::{Oware, OwareRules};
+
+/// What a board of `n` seeds (South to move) offers before the positions of
+/// its own count are known: the best that a move banking seeds gets (its
+/// seeds minus what the opponent then makes of the smaller count, or what
+/// the rules' game end gives), `NO_EXIT` if no move banks any, and the
+/// number of legal moves that bank nothing and so stay within the count.
+fn oware_exits(
+    db: &Egtb,
+    rules: &OwareRules,
+    board: &[u8],
+    n: usize,
+    moves: &mut Vec<u8>,
+) -> (i32, u8) {
+    let m = rules.houses as usize;
+    let pos = Oware::from_houses(rules, board, [0, 0], Side::South);
+    pos.legal_moves(moves);
+    let mut exit = NO_EXIT;
+    let mut inside = 0;
+    let mut b = [0u8; 16];
+    for &mv in moves.iter() {
+        let child = pos.play(mv);
+        let won = child.store(Side::South) as usize;
+        if won == 0 {
+            inside += 1;
+            continue;
+        }
+        let rest = n - won;
+        let after = if rest == 0 {
+            0
+        } else {
+            let h = child.houses();
+            b[..m].copy_from_slice(&h[m..]);
+            b[m..2 * m].copy_from_slice(&h[..m]);
+            db.value(&b[..2 * m], rest) as i32
+        };
+        exit = exit.max(won as i32 - after);
+    }
+    (exit, inside)
+}
+
+/// The largest Oware database: every seed of Awari. It also keeps values
+/// and pending codes apart in a byte during the build.
+pub(crate) const MAX_SEEDS: usize = 48;
+
+/// No move leaves the count: below every value, so that such a position
+/// is lost by the largest margin its moves allow (−n when it has none).
+const NO_EXIT: i32 = -(MAX_SEEDS as i32) - 1;
+
+/// While a count is built, a position not yet decided holds `PENDING + exit`
+/// in its byte, a code no value can take: values lie in −48..=48, which as
+/// bytes are 0..=48 and 208..=255.
+const PENDING: i32 = 100;
+
+fn pending(exit: i32) -> i8 {
+    (PENDING + exit) as u8 as i8
+}
+
+/// The exit of a position not yet decided, or `None` if it is decided.
+fn exit_of(code: i8) -> Option<i32> {
+    let u = code as u8 as i32;
+    (PENDING + NO_EXIT..=PENDING + MAX_SEEDS as i32)
+        .contains(&u)
+        .then_some(u - PENDING)
+}
+
+/// A set of positions of one seed count, shared by the build threads.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(n: u64) -> Bits {
+        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+    }
+
+    fn set(&self, i: u64) {
+        self.0[(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+
+    /// Calls `f` on every member in `[a, b)` (multiples of 64) and empties
+    /// that range.
+    fn drain(&self, a: u64, b: u64, mut f: impl FnMut(u64)) {
+        for w in a / 64..b.div_ceil(64) {
+            let mut bits = self.0[w as usize].swap(0, Ordering::Relaxed);
+            while bits != 0 {
+                let i = bits.trailing_zeros() as u64;
+                bits &= bits - 1;
+                f(w * 64 + i);
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.iter().all(|w| w.load(Ordering::Relaxed) == 0)
+    }
+}
+
+/// Small counters (0..=15), two to a byte, shared by the build threads.
+struct Nibbles(Vec<AtomicU8>);
+
+impl Nibbles {
+    fn new(n: u64) -> Nibbles {
+        Nibbles((0..n.div_ceil(2)).map(|_| AtomicU8::new(0)).collect())
+    }
+
+    fn shift(i: u64) -> u32 {
+        4 * (i % 2) as u32
+    }
+
+    fn set(&self, i: u64, v: u8) {
+        debug_assert!(v < 16);
+        self.0[(i / 2) as usize].fetch_or(v << Self::shift(i), Ordering::Relaxed);
+    }
+
+    fn get(&self, i: u64) -> u8 {
+        self.0[(i / 2) as usize].load(Ordering::Relaxed) >> Self::shift(i) & 15
+    }
+
+    /// Lowers a counter that is above 0 and returns its new value.
+    fn decrement(&self, i: u64) -> u8 {
+        let old = self.0[(i / 2) as usize].fetch_sub(1 << Self::shift(i), Ordering::Relaxed);
+        let was = old >> Self::shift(i) & 15;
+        debug_assert!(was > 0);
+        was - 1
+    }
+}
+
+/// Builds one seed count of Oware by retrograde analysis in rounds of
+/// thresholds, from `t = n` down to 1: a position is worth at least `t` if
+/// a move banks `t` or more, or reaches a position of the count worth at
+/// most `-t`; at most `-t` if every move banks at most `-t` and every move
+/// within the count reaches a position worth at least `t`. Each threshold
+/// only adds positions to these two sets, so a position is decided once
+/// (its value is the threshold where it joins) and its predecessors are
+/// told once: a count per position of the moves not yet known to reach
+/// a position worth at least `t` does the "every move" test. Positions
+/// never decided cannot force a gain or a loss: 0.
+pub(crate) fn build_level(
+    db: &Egtb,
+    rules: OwareRules,
+    n: usize,
+    opts: &BuildOptions,
+    start: Instant,
+    progress: &mut dyn FnMut(&BuildProgress),
+) {
+    let m = rules.houses as usize;
+    let p = 2 * m;
+    let ix = db.indexer();
+    let total = ix.count(n);
+    let level = db.level(n);
+    let inside = Nibbles::new(total);
+    let stages = 1 + n as u32;
+    // Stage 1: every position's exits and moves within the count.
+    each_board(
+        db,
+        n,
+        opts,
+        ((1, stages), start),
+        progress,
+        &|idx, board, scratch| {
+            let (exit, moves) = oware_exits(db, &rules, board, n, scratch);
+            level[idx as usize].store(pending(exit), Ordering::Relaxed);
+            // Chunks hold an even number of positions: no other thread writes
+            // this byte now.
+            inside.set(idx, moves);
+        },
+    );
+    let mut fresh = Bits::new(total);
+    let mut next = Bits::new(total);
+    let decided = AtomicU64::new(0);
+    let decide = |idx: u64, v: i32, into: &Bits| -> bool {
+        let cell = &level[idx as usize];
+        let code = cell.load(Ordering::Relaxed);
+        if exit_of(code).is_some()
+            && cell
+                .compare_exchange(code, v as i8, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            into.set(idx);
+            decided.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        false
+    };
+    for t in (1..=n as i32).rev() {
+        // Positions that join at this threshold by their own exits.
+        parallel_chunks(threads(opts), total, &|a, b| {
+            for idx in a..b {
+                if let Some(exit) = exit_of(level[idx as usize].load(Ordering::Relaxed)) {
+                    if exit >= t {
+                        decide(idx, t, &fresh);
+                    } else if exit <= -t && inside.get(idx) == 0 {
+                        decide(idx, -t, &fresh);
+                    }
+                }
+            }
+        });
+        // And the positions that reach them, until no more join.
+        while !fresh.is_empty() {
+            parallel_chunks(threads(opts), total, &|a, b| {
+                let mut board = [0u8; 16];
+                let mut preds = Vec::new();
+                fresh.drain(a, b, |q| {
+                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
+                    ix.unrank(n, q, &mut board[..p]);
+                    Oware::predecessors(&rules, &board[..p], &mut preds);
+                    for pb in &preds {
+                        let idx = ix.rank(&pb[..p], n);
+                        if lost {
+                            decide(idx, t, &next);
+                        } else if inside.decrement(idx) == 0
+                            && exit_of(level[idx as usize].load(Ordering::Relaxed))
+                                .is_some_and(|e| e <= -t)
+                        {
+                            decide(idx, -t, &next);
+                        }
+                    }
+                });
+            });
+            std::mem::swap(&mut fresh, &mut next);
+        }
+        let decided = decided.load(Ordering::Relaxed);
+        let stage = (2 + n as u32 - t as u32, stages);
+        progress(&BuildProgress::at(n, total, stage, decided, false, start));
+    }
+    parallel_chunks(threads(opts), total, &|a, b| {
+        for cell in &level[a as usize..b as usize] {
+            if exit_of(cell.load(Ordering::Relaxed)).is_some() {
+                cell.store(0, Ordering::Relaxed);
+            }
+        }
+    });
+    progress(&BuildProgress::at(
+        n,
+        total,
+        (stages, stages),
+        total,
+        true,
+        start,
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pending_codes_never_look_like_values() {
+        for v in -(MAX_SEEDS as i32)..=MAX_SEEDS as i32 {
+            assert_eq!(exit_of(v as i8), None, "value {v}");
+        }
+        for exit in NO_EXIT..=MAX_SEEDS as i32 {
+            assert_eq!(exit_of(pending(exit)), Some(exit));
+        }
+    }
+
+    #[test]
+    fn nibbles_count_apart() {
+        let c = Nibbles::new(5);
+        for i in 0..5 {
+            c.set(i, i as u8 + 10);
+        }
+        assert_eq!(c.decrement(2), 11);
+        assert_eq!(c.decrement(3), 12);
+        for (i, want) in [10, 11, 11, 12, 14].into_iter().enumerate() {
+            assert_eq!(c.get(i as u64), want);
+        }
+        for _ in 0..11 {
+            c.decrement(1);
+        }
+        assert_eq!((c.get(0), c.get(1)), (10, 0));
+    }
+}
