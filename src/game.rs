@@ -392,6 +392,28 @@ pub trait Evaluator<G>:
 /// the opening (`phase == PHASE`) with one for the bare board (`phase == 0`).
 pub const PHASE: i32 = 256;
 
+/// The terms of a linear evaluation for the `eval` command: each feature
+/// that is not zero with its share, and the remainder of the one rounding
+/// in [`linear_eval`] as `rounding`, so that the terms add up to it.
+pub fn linear_terms(
+    names: &[&'static str],
+    weights: &[(i32, i32)],
+    features: &[i32],
+    phase: i32,
+) -> Vec<(&'static str, i32)> {
+    let mut terms: Vec<(&'static str, i32)> = names
+        .iter()
+        .zip(weights.iter().zip(features))
+        .filter(|(_, (_, f))| **f != 0)
+        .map(|(&name, (&w, &f))| (name, linear_eval(&[w], &[f], phase)))
+        .collect();
+    let rest = linear_eval(weights, features, phase) - terms.iter().map(|t| t.1).sum::<i32>();
+    if rest != 0 {
+        terms.push(("rounding", rest));
+    }
+    terms
+}
+
 /// A linear evaluation: each feature times its weight, the weight blended
 /// between its opening and its endgame value by `phase`.
 pub fn linear_eval(weights: &[(i32, i32)], features: &[i32], phase: i32) -> i32 {

@@ -9,6 +9,7 @@
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
     EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval,
+    linear_terms,
 };
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
@@ -335,14 +336,13 @@ pub fn check_rules(rules: &KalahRules) -> Result<(), String> {
 /// Kalah's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KalahEval {
-    /// The hand-picked evaluation: store difference plus what the seeds on
-    /// each side and the extra turns on offer are likely worth. It stays the
-    /// default until the tuned one wins an SPRT against it.
+    /// The linear evaluation over [`KalahEval::FEATURES`] with the weights
+    /// `kete tune` fitted to game results (`weights/kalah.rs`).
     #[default]
     Default,
-    /// The linear evaluation over [`KalahEval::FEATURES`] with the weights
-    /// of `weights/kalah.rs`, which `kete tune` fits to game results.
-    Tuned,
+    /// The first, hand-picked evaluation: store difference plus what the
+    /// seeds on each side and the extra turns on offer are likely worth.
+    Classic,
     /// The store difference alone.
     Store,
 }
@@ -357,7 +357,7 @@ const SIDE_FEATURES: usize = 13;
 impl Evaluator<Kalah> for KalahEval {
     const TABLE: &'static [(Self, &'static [&'static str])] = &[
         (KalahEval::Default, &["default"]),
-        (KalahEval::Tuned, &["tuned"]),
+        (KalahEval::Classic, &["classic"]),
         (KalahEval::Store, &["store"]),
     ];
 
@@ -393,7 +393,7 @@ impl Evaluator<Kalah> for KalahEval {
 
     fn evaluate(&self, pos: &Kalah) -> i32 {
         match self {
-            KalahEval::Tuned => {
+            KalahEval::Default => {
                 let mut f = [0; 1 + 2 * SIDE_FEATURES];
                 let phase = Self::features(pos, &mut f);
                 linear_eval(&weights::WEIGHTS, &f, phase)
@@ -404,15 +404,10 @@ impl Evaluator<Kalah> for KalahEval {
 
     fn terms(&self, pos: &Kalah) -> Vec<(&'static str, i32)> {
         match self {
-            KalahEval::Tuned => {
+            KalahEval::Default => {
                 let mut f = [0; 1 + 2 * SIDE_FEATURES];
                 let phase = Self::features(pos, &mut f);
-                Self::FEATURES
-                    .iter()
-                    .zip(weights::WEIGHTS.iter().zip(f))
-                    .filter(|(_, (_, v))| *v != 0)
-                    .map(|(&name, (&w, v))| (name, linear_eval(&[w], &[v], phase)))
-                    .collect()
+                linear_terms(Self::FEATURES, &weights::WEIGHTS, &f, phase)
             }
             _ => {
                 let parts = self.parts(pos);

@@ -7,6 +7,7 @@
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
     EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval,
+    linear_terms,
 };
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
@@ -622,12 +623,7 @@ impl Evaluator<Oware> for OwareEval {
             OwareEval::Default => {
                 let mut f = [0; 1 + 2 * SIDE_FEATURES];
                 let phase = Self::features(pos, &mut f);
-                Self::FEATURES
-                    .iter()
-                    .zip(weights::WEIGHTS.iter().zip(f))
-                    .filter(|(_, (_, v))| *v != 0)
-                    .map(|(&name, (&w, v))| (name, linear_eval(&[w], &[v], phase)))
-                    .collect()
+                linear_terms(Self::FEATURES, &weights::WEIGHTS, &f, phase)
             }
             _ => {
                 let parts = self.classic_parts(pos);
