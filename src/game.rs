@@ -392,6 +392,26 @@ pub trait Evaluator<G>:
 /// the opening (`phase == PHASE`) with one for the bare board (`phase == 0`).
 pub const PHASE: i32 = 256;
 
+/// Most features a linear evaluation may have.
+pub const MAX_FEATURES: usize = 64;
+
+/// The value of `E`'s linear evaluation of `pos`: its features times its
+/// weights.
+pub fn linear_value<G, E: Evaluator<G>>(pos: &G) -> i32 {
+    let mut f = [0; MAX_FEATURES];
+    let f = &mut f[..E::FEATURES.len()];
+    let phase = E::features(pos, f);
+    linear_eval(E::WEIGHTS, f, phase)
+}
+
+/// The terms of `E`'s linear evaluation of `pos`, as [`linear_terms`].
+pub fn linear_value_terms<G, E: Evaluator<G>>(pos: &G) -> Vec<(&'static str, i32)> {
+    let mut f = [0; MAX_FEATURES];
+    let f = &mut f[..E::FEATURES.len()];
+    let phase = E::features(pos, f);
+    linear_terms(E::FEATURES, E::WEIGHTS, f, phase)
+}
+
 /// The terms of a linear evaluation for the `eval` command: each feature
 /// that is not zero with its share, and the remainder of the one rounding
 /// in [`linear_eval`] as `rounding`, so that the terms add up to it.

@@ -8,8 +8,8 @@
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
-    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval,
-    linear_terms,
+    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_value,
+    linear_value_terms,
 };
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
@@ -352,7 +352,7 @@ pub enum KalahEval {
 mod weights;
 
 /// Features per side, in the order of [`KalahEval::FEATURES`] after `store`.
-const SIDE_FEATURES: usize = 13;
+const SIDE_FEATURES: usize = 12;
 
 impl Evaluator<Kalah> for KalahEval {
     const TABLE: &'static [(Self, &'static [&'static str])] = &[
@@ -393,22 +393,14 @@ impl Evaluator<Kalah> for KalahEval {
 
     fn evaluate(&self, pos: &Kalah) -> i32 {
         match self {
-            KalahEval::Default => {
-                let mut f = [0; 1 + 2 * SIDE_FEATURES];
-                let phase = Self::features(pos, &mut f);
-                linear_eval(&weights::WEIGHTS, &f, phase)
-            }
+            KalahEval::Default => linear_value::<_, Self>(pos),
             _ => self.parts(pos).iter().sum(),
         }
     }
 
     fn terms(&self, pos: &Kalah) -> Vec<(&'static str, i32)> {
         match self {
-            KalahEval::Default => {
-                let mut f = [0; 1 + 2 * SIDE_FEATURES];
-                let phase = Self::features(pos, &mut f);
-                linear_terms(Self::FEATURES, &weights::WEIGHTS, &f, phase)
-            }
+            KalahEval::Default => linear_value_terms::<_, Self>(pos),
             _ => {
                 let parts = self.parts(pos);
                 let n = if *self == KalahEval::Store { 1 } else { 3 };

@@ -6,8 +6,8 @@
 
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
-    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_eval,
-    linear_terms,
+    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_value,
+    linear_value_terms,
 };
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
@@ -609,22 +609,14 @@ impl Evaluator<Oware> for OwareEval {
 
     fn evaluate(&self, pos: &Oware) -> i32 {
         match self {
-            OwareEval::Default => {
-                let mut f = [0; 1 + 2 * SIDE_FEATURES];
-                let phase = Self::features(pos, &mut f);
-                linear_eval(&weights::WEIGHTS, &f, phase)
-            }
+            OwareEval::Default => linear_value::<_, Self>(pos),
             _ => self.classic_parts(pos).iter().sum(),
         }
     }
 
     fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
         match self {
-            OwareEval::Default => {
-                let mut f = [0; 1 + 2 * SIDE_FEATURES];
-                let phase = Self::features(pos, &mut f);
-                linear_terms(Self::FEATURES, &weights::WEIGHTS, &f, phase)
-            }
+            OwareEval::Default => linear_value_terms::<_, Self>(pos),
             _ => {
                 let parts = self.classic_parts(pos);
                 let n = if *self == OwareEval::Store { 1 } else { 4 };
