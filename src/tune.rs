@@ -427,6 +427,8 @@ pub fn weights_source(names: &[&str], weights: &[(f64, f64)], header: &str) -> S
     for line in header.lines() {
         let _ = writeln!(s, "//! {line}");
     }
+    // One line a feature as written here, whatever rustfmt would align.
+    let _ = writeln!(s, "#[rustfmt::skip]");
     let _ = writeln!(s, "pub const WEIGHTS: [(i32, i32); {}] = [", names.len());
     for (name, &(o, e)) in names.iter().zip(weights) {
         let _ = writeln!(
@@ -713,7 +715,7 @@ mod tests {
     fn weights_source_lists_each_feature() {
         let s = weights_source(&["a", "b"], &[(1.4, -2.6), (0.0, 3.0)], "made by a test");
         assert!(s.starts_with("//! made by a test\n"));
-        assert!(s.contains("pub const WEIGHTS: [(i32, i32); 2] = ["));
+        assert!(s.contains("#[rustfmt::skip]\npub const WEIGHTS: [(i32, i32); 2] = ["));
         assert!(s.contains("    (1, -3), // a\n"));
         assert!(s.contains("    (0, 3), // b\n"));
     }

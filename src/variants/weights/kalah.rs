@@ -2,6 +2,7 @@
 //! `kete tune fit --variant kalah --data kalah-default-1500.txt --scale 400 --zero --iterations 3000 --rate 2 --threads 2 --out /work/tune/kalah-w2.rs`
 //! to 50292 positions: logistic scale 400.0, mean squared error 0.230076 -> 0.112158.
 //! Written by `kete tune fit`; rerun it rather than editing by hand.
+#[rustfmt::skip]
 pub const WEIGHTS: [(i32, i32); 25] = [
     (28, 213), // store
     (-25, 68), // seeds_me
