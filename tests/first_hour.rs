@@ -2,36 +2,17 @@
 //! lists people read (`d`, perft's divide), error messages of the command
 //! line, and the end reason every variant gives.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+mod common;
+
+use common::run_with_input;
 use kete::game::{EndReason, Game, GameRecord};
 use kete::variants::{VARIANT_NAMES, Variant, VariantVisitor};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 const KETE: &str = env!("CARGO_BIN_EXE_kete");
-
-fn run_with_input(mut cmd: Command, input: &str) -> (String, String, bool) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.success(),
-    )
-}
 
 /// The README's first command, exactly: `cargo run --release` must start the
 /// engine (not ask which binary), which greets and answers `help`.

@@ -3,6 +3,8 @@
 //! example (fixed-depth kete is deterministic), the `kete play` session, and
 //! the names in the rules reference.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -121,32 +123,20 @@ fn the_play_example_is_a_real_session() {
         .filter_map(|l| l.split_once("> ").filter(|(p, _)| p.starts_with("you (")))
         .map(|(_, typed)| format!("{typed}\n"))
         .collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kete"))
-        .args([
-            "play",
-            "--variant",
-            "kalah",
-            "--pits",
-            "4",
-            "--seeds",
-            "3",
-            "--depth",
-            "6",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let got = String::from_utf8_lossy(&out.stdout);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kete"));
+    cmd.args([
+        "play",
+        "--variant",
+        "kalah",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--depth",
+        "6",
+    ]);
+    let (got, _, ok) = common::run_with_input(cmd, &input);
+    assert!(ok);
     let got: Vec<&str> = got.lines().map(str::trim_end).collect();
     let shown: Vec<&str> = lines[1..].iter().map(|l| l.trim_end()).collect();
     assert_eq!(

@@ -153,3 +153,26 @@ pub fn is_progress(line: &str) -> bool {
     (line.starts_with("info ") && !line.starts_with("info string"))
         || line.starts_with("info string solve pass ")
 }
+
+/// Runs `cmd` with `input` on its standard input to the end: its standard
+/// output, its standard error and whether it exited successfully.
+pub fn run_with_input(mut cmd: Command, input: &str) -> (String, String, bool) {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
