@@ -1,54 +1,149 @@
 //! Command-line pieces both binaries share: the flags that choose a variant
 //! are the same wherever a variant is chosen (`kete perft`, `kete bench`,
-//! `kete-arena`, …).
+//! `kete-arena`, …). The option flags (`--pits`, `--capture`, …) are those
+//! the variants' options tables declare, so a game's new option with a
+//! flag appears here without a change to this file.
 
-use clap::Args;
+use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use crate::variants::Variant;
+use crate::variants::{OptionKind, VARIANT_NAMES, Variant};
 
 /// `--variant` and its options.
-#[derive(Args, Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct VariantArgs {
-    /// kalah (alias mancala), oware (alias awari), endodoi, bao-kujifunza or
-    /// bao-kiswahili.
-    #[arg(long, default_value = "kalah")]
+    /// The variant's name as given.
     pub variant: String,
-    /// Pits (houses, holes) per row.
-    #[arg(long)]
-    pub pits: Option<String>,
-    /// Seeds per pit at the start.
-    #[arg(long)]
-    pub seeds: Option<String>,
-    /// Kalah: standard or empty.
-    #[arg(long)]
-    pub capture: Option<String>,
-    /// Oware: awari or abapa.
-    #[arg(long)]
-    pub rules: Option<String>,
-    /// Oware: own-side or split.
-    #[arg(long)]
-    pub repetition: Option<String>,
-    /// Any variant option as NAME=VALUE (e.g. Pits=4, or a Bao rule option);
-    /// repeatable.
-    #[arg(long = "option", value_name = "NAME=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
+    /// The option flags given, as (flag, value), in the order of
+    /// [`option_flags`].
+    pub flags: Vec<(&'static str, String)>,
+    /// `--option NAME=VALUE`, in the order given.
     pub options: Vec<String>,
+}
+
+/// One option flag: what the variants that have it say about it.
+pub struct OptionFlag {
+    pub flag: &'static str,
+    /// The option's name in the first variant that has the flag.
+    pub option: &'static str,
+    /// Its help, with the values each variant accepts.
+    pub help: String,
+}
+
+/// Every flag the variants' options tables declare, in the order of the
+/// variants and their tables.
+pub fn option_flags() -> Vec<OptionFlag> {
+    let mut flags: Vec<(OptionFlag, Vec<String>)> = Vec::new();
+    for name in VARIANT_NAMES {
+        for o in Variant::by_name(name).expect("known variant").options() {
+            let Some(flag) = o.flag else { continue };
+            let accepts = match o.kind {
+                OptionKind::Spin { min, max, .. } => format!("{name} {min}..{max}"),
+                OptionKind::Combo { values, .. } => format!("{name} {}", values.join("|")),
+            };
+            match flags.iter_mut().find(|(f, _)| f.flag == flag) {
+                Some((_, by_variant)) => by_variant.push(accepts),
+                None => flags.push((
+                    OptionFlag {
+                        flag,
+                        option: o.name,
+                        help: o.help.to_string(),
+                    },
+                    vec![accepts],
+                )),
+            }
+        }
+    }
+    flags
+        .into_iter()
+        .map(|(mut f, by_variant)| {
+            f.help = format!("{}: {}", f.help, by_variant.join(", "));
+            f
+        })
+        .collect()
+}
+
+impl Args for VariantArgs {
+    fn augment_args(cmd: Command) -> Command {
+        let mut cmd = cmd.arg(
+            Arg::new("variant")
+                .long("variant")
+                .value_name("VARIANT")
+                .default_value("kalah")
+                .help(format!(
+                    "{} (aliases: see the README)",
+                    VARIANT_NAMES.join(", ")
+                )),
+        );
+        for f in option_flags() {
+            // clap keeps names as `&'static str`; these are made once per
+            // command line.
+            let value_name: &'static str = Box::leak(f.flag.to_uppercase().into_boxed_str());
+            cmd = cmd.arg(
+                Arg::new(f.flag)
+                    .long(f.flag)
+                    .value_name(value_name)
+                    .help(f.help),
+            );
+        }
+        cmd.arg(
+            Arg::new("options")
+                .long("option")
+                .value_name("NAME=VALUE")
+                .num_args(1..)
+                .action(ArgAction::Append)
+                .help("Any variant option as NAME=VALUE (e.g. Pits=4, or a Bao rule option); repeatable"),
+        )
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for VariantArgs {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = VariantArgs::default();
+        args.update_from_arg_matches(m)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        if let Some(v) = m.get_one::<String>("variant") {
+            self.variant = v.clone();
+        }
+        for f in option_flags() {
+            if let Some(v) = m.get_one::<String>(f.flag) {
+                self.flags.retain(|(g, _)| *g != f.flag);
+                self.flags.push((f.flag, v.clone()));
+            }
+        }
+        if let Some(v) = m.get_many::<String>("options") {
+            self.options = v.cloned().collect();
+        }
+        Ok(())
+    }
 }
 
 impl VariantArgs {
     /// The variant with every option given; the error names the option.
     pub fn variant(&self) -> Result<Variant, String> {
         let mut v = Variant::by_name(&self.variant)?;
-        let given = [
-            ("Pits", &self.pits),
-            ("Seeds", &self.seeds),
-            ("Capture", &self.capture),
-            ("Rules", &self.rules),
-            ("Repetition", &self.repetition),
-        ];
-        for (name, value) in given {
-            if let Some(value) = value {
-                v.set_option(name, value)?;
-            }
+        for (flag, value) in &self.flags {
+            // The option this variant sets with the flag; a variant without
+            // it refuses the option by its usual name.
+            let name = v
+                .options()
+                .iter()
+                .find(|o| o.flag == Some(*flag))
+                .map(|o| o.name)
+                .or_else(|| {
+                    option_flags()
+                        .into_iter()
+                        .find(|f| f.flag == *flag)
+                        .map(|f| f.option)
+                })
+                .unwrap_or(flag);
+            v.set_option(name, value)?;
         }
         for option in &self.options {
             let (name, value) = option

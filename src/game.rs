@@ -252,7 +252,7 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// The variant's static evaluations, chosen by name (the `Eval` option).
     type Eval: Evaluator<Self>;
     /// The variant's size and rule options.
-    type Rules: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+    type Rules: Clone + fmt::Debug + PartialEq + Send + Sync + crate::options::RuleOptions;
 
     /// Whether a position can ever occur twice in one game. Searches and perft
     /// keep a history only where it can.

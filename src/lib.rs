@@ -10,6 +10,7 @@ pub mod bench;
 pub mod cli;
 pub mod game;
 pub mod interrupt;
+pub mod options;
 pub mod perft;
 pub mod play;
 pub mod protocol;

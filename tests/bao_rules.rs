@@ -535,7 +535,7 @@ fn takasa_may_never_empty_the_own_front_row_not_even_while_a_lone_kichwa_lap_wra
         assert!(p.parse_move(back).is_err());
         // Under kichwa-only the same lap is refused by Donkers 3.5b.
         let mut lenient = rules;
-        lenient.set_option("FrontRow", "kichwa-only").unwrap();
+        assert!(kete::options::set(&mut lenient, "FrontRow", "kichwa-only").unwrap());
         let p = Bao::from_notation(&lenient, token).unwrap();
         assert_eq!(legal(&p), set(&[only]), "{token} kichwa-only");
     }
@@ -592,7 +592,7 @@ fn nyumba_is_lost_when_emptied_or_captured_dormant_below_6_and_revives() {
     assert!(q.nyumba_functional(Side::South));
     // Under Dormant=lost a nyumba left below 6 is lost instead.
     let mut lost = BaoRules::kiswahili();
-    lost.set_option("Dormant", "lost").unwrap();
+    assert!(kete::options::set(&mut lost, "Dormant", "lost").unwrap());
     let p = Bao::from_notation(
         &lost,
         &token(

@@ -890,7 +890,7 @@ fn ap_r9_dormant_nyumba_and_singleton_under_both_readings_of_d1() {
     let p = ap(r, (10, 10), "OO", "S");
     assert_eq!(legal(&p), set(&["A5<", "A5>"]));
     let mut owned = BaoRules::kiswahili();
-    owned.set_option("SingletonRule", "owned").unwrap();
+    assert!(kete::options::set(&mut owned, "SingletonRule", "owned").unwrap());
     let p = pos_with(owned, r, (10, 10), "OO", "S", "x");
     assert_eq!(legal(&p), set(&["A5<", "A5>", "A6<", "A6>"]));
 }
@@ -1005,7 +1005,7 @@ fn ap_g1_mtaji_takasa_ending_in_functional_nyumba_d2() {
     let p = ap(r, (0, 0), "OO", "S");
     assert_eq!(rows(&play(&p, "A7<*"))[2], [0, 0, 0, 0, 7, 1, 0, 0]);
     let mut relay = BaoRules::kiswahili();
-    relay.set_option("MtajiTakasaNyumba", "relay").unwrap();
+    assert!(kete::options::set(&mut relay, "MtajiTakasaNyumba", "relay").unwrap());
     let p = pos_with(relay, r, (0, 0), "OO", "S", "x");
     let q = play(&p, "A7<*");
     assert_eq!(rows(&q)[2], [1, 1, 1, 1, 0, 1, 0, 0]);
@@ -1019,7 +1019,7 @@ fn ap_g2_g3_takasiad_pit_and_the_first_lap_from_the_nyumba_d6() {
     let p = pos_with(rules, r, (0, 0), "OO", "S", "A3");
     assert_eq!(rows(&play(&p, "A5<*"))[2], [1, 1, 0, 2, 0, 0, 0, 0]);
     let mut stops = rules;
-    stops.set_option("TakasiaNyumbaLap", "stops").unwrap();
+    assert!(kete::options::set(&mut stops, "TakasiaNyumbaLap", "stops").unwrap());
     let p = pos_with(stops, r, (0, 0), "OO", "S", "A3");
     assert_eq!(rows(&play(&p, "A5<*"))[2], [0, 0, 2, 2, 0, 0, 0, 0]);
     // G3: a lap not from the nyumba simply ends in the empty A2.
@@ -1042,7 +1042,7 @@ fn ap_k1_takasia_needs_the_opponent_to_have_no_capture_d3() {
     assert_eq!(rows(&q)[3], [1, 3, 0, 0, 0, 0, 0, 0]);
     assert_eq!(q.takasia(), None);
     let mut always = BaoRules::kiswahili();
-    always.set_option("TakasiaCheck", "always").unwrap();
+    assert!(kete::options::set(&mut always, "TakasiaCheck", "always").unwrap());
     let p = pos_with(always, r, (0, 0), "OO", "S", "x");
     assert_eq!(play(&p, "B3<*").takasia(), Some(6)); // a7
 }
@@ -1084,7 +1084,7 @@ fn ap_k2_under_takasia_obligation_clear_the_setter_must_capture_the_blocked_pit_
         [2, 3, 0, 0, 0, 0, 4, 0],
     ];
     let mut clear = BaoRules::kiswahili();
-    clear.set_option("TakasiaObligation", "clear").unwrap();
+    assert!(kete::options::set(&mut clear, "TakasiaObligation", "clear").unwrap());
     let p = pos_with(clear, r, (0, 0), "OO", "S", "x");
     let q = play(&p, "B1<*");
     assert_eq!(q.takasia(), Some(6)); // a7

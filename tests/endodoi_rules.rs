@@ -33,8 +33,8 @@ fn board_and_start_two_rows_of_m_holes_with_n_seeds_south_first() {
         }
     }
     // Sizes outside the tradition are refused.
-    assert!(kete::variants::endodoi::check_rules(&EnDodoiRules { pits: 5, seeds: 4 }).is_err());
-    assert!(kete::variants::endodoi::check_rules(&EnDodoiRules { pits: 6, seeds: 7 }).is_err());
+    assert!(kete::options::check(&EnDodoiRules { pits: 5, seeds: 4 }).is_err());
+    assert!(kete::options::check(&EnDodoiRules { pits: 6, seeds: 7 }).is_err());
 }
 
 #[test]

@@ -1,244 +1,41 @@
 //! A sixth game added the way the README's "How to add a game" says, but
-//! kept in the tests: "Toy", three pits a side and a store each, no
-//! captures and no extra turns. Implementing `Game` (and `SolveGame`) in
-//! this one file is all it takes for the generic parts of kete to work on
-//! it: the test battery, perft, the search and the exact solver. What a
-//! real game adds on top is its entry in the registry (`src/variants/mod.rs`:
-//! the `Variant` enum and its matches, which the compiler lists), which a
-//! test cannot add; the protocol, the command lines and the arena reach a
-//! game only through that registry.
+//! kept in the tests: "Toy" (`tests/toy/game.rs`, its rules there), three
+//! pits a side and a store each, no captures and no extra turns.
 //!
-//! Rules: South owns pits 0..2 (from his left) and his store, North pits
-//! 3..5 and his. A move takes all seeds of an own pit and sows them one by
-//! one counter-clockwise into the following pits and the own store,
-//! skipping the opponent's store. When the player to move has no seeds the
-//! game ends and each player adds the seeds on his side to his store.
-//! Every move either banks a seed or moves the mover's seeds toward his
-//! store, so no position repeats.
+//! The game's file is written as a module of `src/variants/` would be: its
+//! `Game` impl, its rules with their options table, its evaluator table and
+//! its `SolveGame` impl. That alone lets the generic parts of kete work on
+//! it, which the tests below check in every build: the test battery, perft,
+//! the search and the exact solver. A real game then takes one row in the
+//! registration table of `src/variants/mod.rs`; the toy's row is there too,
+//! behind the test-only feature `toy` (with the `mod` line that includes
+//! this file, and the feature in Cargo.toml). With the feature on (`cargo
+//! test --release --features toy --test toy_game`, which `.ci/run` runs) the
+//! library and both binaries know the variant `toy`, and the tests at the
+//! end drive it by name through the protocol, `kete perft`, `kete solve`
+//! and `kete-arena`, none of which was changed for it.
 
 use std::collections::HashMap;
 
-use kete::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use kete::game::Game;
 use kete::perft::{perft, perft_divide};
 use kete::search::time::Limits;
 use kete::search::{Settings, Shared, search};
-use kete::solve::{SolveGame, SolveOptions, solve};
+use kete::solve::{SolveOptions, solve};
+
+// The game's file names kete's items by `crate::` paths, as a module of the
+// library does; these make the same paths work in this test crate.
+#[cfg(not(feature = "toy"))]
+use kete::{game, options, solve, spin_option};
+#[cfg(not(feature = "toy"))]
+#[path = "toy/game.rs"]
+mod toy;
+#[cfg(feature = "toy")]
+use kete::variants::toy;
+use toy::{Toy, ToyRules};
 
 mod common;
 use common::battery::{Effort, check_game};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ToyRules {
-    seeds: u8,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Toy {
-    pits: [u8; 6],
-    stores: [u8; 2],
-    side: Side,
-    seeds: u8,
-}
-
-/// The sowing ring: South's pits, his store (6), North's pits, his store (7).
-const RING: [usize; 8] = [0, 1, 2, 6, 3, 4, 5, 7];
-
-impl Toy {
-    fn row(&self, side: Side) -> &[u8] {
-        let s = 3 * side.index();
-        &self.pits[s..s + 3]
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum ToyEval {
-    #[default]
-    Stores,
-}
-
-impl Evaluator<Toy> for ToyEval {
-    const TABLE: &'static [(Self, &'static [&'static str])] = &[(ToyEval::Stores, &["stores"])];
-
-    fn evaluate(&self, pos: &Toy) -> i32 {
-        self.terms(pos).iter().map(|t| t.1).sum()
-    }
-
-    fn terms(&self, pos: &Toy) -> Vec<(&'static str, i32)> {
-        let me = pos.side_to_move().index();
-        vec![(
-            "stores",
-            100 * (pos.stores[me] as i32 - pos.stores[1 - me] as i32),
-        )]
-    }
-}
-
-impl Game for Toy {
-    type Move = u8;
-    type Eval = ToyEval;
-    type Rules = ToyRules;
-    const CAN_REPEAT: bool = false;
-
-    fn start(rules: &ToyRules) -> Toy {
-        Toy {
-            pits: [rules.seeds; 6],
-            stores: [0, 0],
-            side: Side::South,
-            seeds: rules.seeds,
-        }
-    }
-
-    fn rules(&self) -> ToyRules {
-        ToyRules { seeds: self.seeds }
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.side
-    }
-
-    fn legal_moves(&self, out: &mut Vec<u8>) {
-        out.clear();
-        out.extend((0..3u8).filter(|&i| self.row(self.side)[i as usize] > 0));
-    }
-
-    fn play(&self, mv: u8) -> Toy {
-        let mut next = *self;
-        let s = self.side.index();
-        let skip = 7 - s;
-        let mut at = RING.iter().position(|&c| c == 3 * s + mv as usize).unwrap();
-        let mut n = std::mem::take(&mut next.pits[3 * s + mv as usize]);
-        while n > 0 {
-            at = (at + 1) % 8;
-            match RING[at] {
-                c if c == skip => continue,
-                c @ 6..=7 => next.stores[c - 6] += 1,
-                c => next.pits[c] += 1,
-            }
-            n -= 1;
-        }
-        next.side = self.side.other();
-        next
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        if self.row(self.side).iter().any(|&v| v > 0) {
-            return None;
-        }
-        let own = |side: Side| {
-            self.stores[side.index()] as u32 + self.row(side).iter().map(|&v| v as u32).sum::<u32>()
-        };
-        Some(Outcome::by_count(own(Side::South), own(Side::North)))
-    }
-
-    fn end_reason(&self) -> Option<EndReason> {
-        self.outcome().map(|_| EndReason::EmptyRow(self.side))
-    }
-
-    fn seed_count(&self) -> Option<(u32, u32)> {
-        let own = |side: Side| {
-            self.stores[side.index()] as u32 + self.row(side).iter().map(|&v| v as u32).sum::<u32>()
-        };
-        Some((own(Side::South), own(Side::North)))
-    }
-
-    fn total_seeds(&self) -> u32 {
-        let (s, n) = self.seed_count().unwrap();
-        s + n
-    }
-
-    fn hash(&self) -> u64 {
-        let mut h = 0xCBF2_9CE4_8422_2325u64;
-        let bytes = self.pits.iter().chain(&self.stores);
-        for &b in bytes.chain(&[self.side.index() as u8, self.seeds]) {
-            h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        h
-    }
-
-    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
-        let base = if self.side == Side::South { 'A' } else { 'a' };
-        let mut chars = text.trim().chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            return Err(MoveError::Syntax(text.to_string()));
-        };
-        let i = (c as u32).wrapping_sub(base as u32);
-        if i >= 3 {
-            return Err(MoveError::Syntax(text.to_string()));
-        }
-        if self.outcome().is_some() {
-            return Err(MoveError::GameOver);
-        }
-        if self.row(self.side)[i as usize] == 0 {
-            return Err(MoveError::Illegal(format!("{text}: the pit is empty")));
-        }
-        Ok(i as u8)
-    }
-
-    fn format_move(&self, mv: u8) -> String {
-        let base = if self.side == Side::South { b'A' } else { b'a' };
-        ((base + mv) as char).to_string()
-    }
-
-    fn from_notation(rules: &ToyRules, text: &str) -> Result<Toy, NotationError> {
-        let f: Vec<&str> = text.trim().split('-').collect();
-        if f.len() != 9 {
-            return Err(NotationError(format!("{} fields, not 9", f.len())));
-        }
-        let mut v = [0u8; 8];
-        for (i, x) in f[..8].iter().enumerate() {
-            v[i] = x
-                .parse()
-                .map_err(|_| NotationError(format!("field {} is '{x}'", i + 1)))?;
-        }
-        let side = match f[8] {
-            "S" => Side::South,
-            "N" => Side::North,
-            x => return Err(NotationError(format!("field 9 is '{x}', not S or N"))),
-        };
-        let toy = Toy {
-            pits: v[..6].try_into().unwrap(),
-            stores: [v[6], v[7]],
-            side,
-            seeds: rules.seeds,
-        };
-        if toy.total_seeds() != 6 * rules.seeds as u32 {
-            return Err(NotationError("wrong number of seeds".into()));
-        }
-        Ok(toy)
-    }
-
-    fn to_notation(&self) -> String {
-        let v: Vec<String> = self
-            .pits
-            .iter()
-            .chain(&self.stores)
-            .map(|x| x.to_string())
-            .collect();
-        format!("{}-{}", v.join("-"), self.side.letter())
-    }
-
-    fn diagram(&self) -> String {
-        format!(
-            "  {:?}\n{} {}\n  {:?}",
-            self.row(Side::North),
-            self.stores[1],
-            self.stores[0],
-            self.row(Side::South)
-        )
-    }
-}
-
-impl SolveGame for Toy {
-    const MARGIN_PARITY: bool = true;
-
-    fn banked(&self) -> i32 {
-        let me = self.side.index();
-        self.stores[me] as i32 - self.stores[1 - me] as i32
-    }
-
-    fn seeds_in_play(&self) -> u32 {
-        self.pits.iter().map(|&v| v as u32).sum()
-    }
-}
 
 /// The final margin for the side to move with perfect play, by plain
 /// memoised minimax: the game has no cycles (it panics if one is met).
@@ -320,5 +117,132 @@ fn toy_is_solved_by_the_generic_solver_and_searched_by_the_generic_search() {
         );
         assert!(r.proven, "{seeds} seeds");
         assert_eq!(r.score, 100 * exact, "{seeds} seeds");
+    }
+}
+
+/// From here on: the registered game, reached by its name.
+#[cfg(feature = "toy")]
+mod registered {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    use kete::game::Game;
+    use kete::variants::{OptionKind, Variant};
+
+    const KETE: &str = env!("CARGO_BIN_EXE_kete");
+    const ARENA: &str = env!("CARGO_BIN_EXE_kete-arena");
+
+    fn run(cmd: &str, args: &[&str], input: &str) -> String {
+        let mut child = Command::new(cmd)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{cmd} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn toy_is_a_variant_with_the_options_of_its_table() {
+        let mut v = Variant::by_name("Toy").unwrap();
+        assert_eq!(v.name(), "toy");
+        let options = v.options();
+        assert_eq!(options.len(), 1);
+        assert_eq!(options[0].name, "Seeds");
+        assert_eq!(
+            options[0].kind,
+            OptionKind::Spin {
+                min: 1,
+                max: 6,
+                default: 2
+            }
+        );
+        v.set_option("seeds", "3").unwrap();
+        assert_eq!(v.option_values(), vec![("Seeds", "3".to_string())]);
+        let e = v.set_option("Seeds", "7").unwrap_err();
+        assert!(e.contains("1..6"), "{e}");
+        let e = v.set_option("Pits", "3").unwrap_err();
+        assert!(e.contains("does not apply to toy"), "{e}");
+    }
+
+    #[test]
+    fn toy_through_the_protocol() {
+        let out = run(
+            KETE,
+            &[],
+            "ugi\nsetoption name Variant value toy\nsetoption name Seeds value 3\n\
+             position startpos moves A\nquery fen\nquery option Seeds\ngo depth 30\n\
+             position startpos\ngo solve\n",
+        );
+        assert!(out.contains(" var toy"), "{out}");
+        assert!(out.contains("response 0-4-4-3-3-3-0-0-N"), "{out}");
+        assert!(out.contains("response 3\n"), "{out}");
+        assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
+        assert!(out.contains("info string proven score cp"), "{out}");
+    }
+
+    #[test]
+    fn toy_through_the_command_lines() {
+        // The flag --seeds comes from the toy's options table.
+        let out = run(
+            KETE,
+            &["perft", "--variant", "toy", "--seeds", "2", "--depth", "6"],
+            "",
+        );
+        let start = super::Toy::start(&super::ToyRules { seeds: 2 });
+        let total = super::perft(&start, 6, false).sequences;
+        assert!(out.contains(&format!("total: {total}\n")), "{out}");
+        let out = run(
+            KETE,
+            &["solve", "--variant", "toy", "--option", "Seeds=1"],
+            "",
+        );
+        assert!(out.contains("value"), "{out}");
+
+        let dir = std::env::temp_dir().join(format!("kete-toy-arena-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let engine = format!("cmd={KETE}");
+        run(
+            ARENA,
+            &[
+                "--variant",
+                "toy",
+                "--seeds",
+                "3",
+                "--engine",
+                &engine,
+                "name=a",
+                "depth=2",
+                "--engine",
+                &engine,
+                "name=b",
+                "depth=4",
+                "--games",
+                "2",
+                "--out",
+                dir.to_str().unwrap(),
+            ],
+            "",
+        );
+        let games = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+        assert_eq!(games.lines().count(), 2, "{games}");
+        for line in games.lines() {
+            assert!(line.contains("\"variant\":\"toy\""), "{line}");
+            assert!(line.contains("\"Seeds\":\"3\""), "{line}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -322,15 +322,10 @@ pub struct EgtbArgs {
 pub enum EgtbCommand {
     /// Build a database of all positions with up to N seeds on the board.
     Build {
-        /// kalah or oware (awari rules).
-        #[arg(long)]
-        variant: String,
-        /// Pits (houses) per row.
-        #[arg(long, default_value_t = 6)]
-        pits: u8,
-        /// Kalah: standard or empty.
-        #[arg(long)]
-        capture: Option<String>,
+        /// The variant and its rules, as everywhere (a variant with
+        /// databases: kalah, or oware under the awari rules).
+        #[command(flatten)]
+        variant: crate::cli::VariantArgs,
         #[arg(long)]
         max_seeds: usize,
         #[arg(long)]
@@ -354,20 +349,12 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
     match &args.command {
         EgtbCommand::Build {
             variant,
-            pits,
-            capture,
             max_seeds,
             out,
             threads,
         } => {
             // The options are read and checked by the variant, as everywhere.
-            let mut v = Variant::by_name(variant).map_err(|e| anyhow!(e))?;
-            v.set_option("Pits", &pits.to_string())
-                .map_err(|e| anyhow!("--pits: {e}"))?;
-            if let Some(c) = capture {
-                v.set_option("Capture", c)
-                    .map_err(|e| anyhow!("--capture: {e}"))?;
-            }
+            let v = variant.variant().map_err(|e| anyhow!(e))?;
             let game = v.visit_solver(DbOf)?;
             super::egtb::check_request(game, *max_seeds)?;
             let shown = BuildReporter::new(game, *max_seeds);

@@ -8,6 +8,7 @@
 use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
 use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
 use std::sync::LazyLock;
 
@@ -29,21 +30,14 @@ impl Default for EnDodoiRules {
     }
 }
 
-/// Checks a rules value against the sizes the tradition plays.
-pub fn check_rules(rules: &EnDodoiRules) -> Result<(), String> {
-    if !(MIN_PITS..=MAX_PITS).contains(&rules.pits) {
-        return Err(format!(
-            "endodoi holes must be {MIN_PITS}..{MAX_PITS}, got {}",
-            rules.pits
-        ));
-    }
-    if !(MIN_SEEDS..=MAX_SEEDS).contains(&rules.seeds) {
-        return Err(format!(
-            "endodoi seeds must be {MIN_SEEDS}..{MAX_SEEDS}, got {}",
-            rules.seeds
-        ));
-    }
-    Ok(())
+/// The sizes the tradition plays.
+impl RuleOptions for EnDodoiRules {
+    const OPTIONS: &'static [RuleOption<Self>] = &[
+        crate::spin_option!(EnDodoiRules, "Pits", pits, MIN_PITS, MAX_PITS, aliases: ["holes"],
+            flag: "pits", help: "pits (houses, holes) per row"),
+        crate::spin_option!(EnDodoiRules, "Seeds", seeds, MIN_SEEDS, MAX_SEEDS, aliases: [],
+            flag: "seeds", help: "seeds per pit at the start"),
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -6,11 +6,14 @@
 //! "a row is empty" is a word compared with zero. South's pit `i` faces North's
 //! pit `m-1-i`.
 
+mod egtb;
+
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
     EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_value,
     linear_value_terms,
 };
+use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
 use crate::solve::egtb::{BuildOptions, BuildProgress};
@@ -43,6 +46,18 @@ impl Default for KalahRules {
             capture: Capture::Standard,
         }
     }
+}
+
+impl RuleOptions for KalahRules {
+    const OPTIONS: &'static [RuleOption<Self>] = &[
+        crate::spin_option!(KalahRules, "Pits", pits, 1, MAX_PITS, aliases: [],
+            flag: "pits", help: "pits (houses, holes) per row"),
+        crate::spin_option!(KalahRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: [],
+            flag: "seeds", help: "seeds per pit at the start"),
+        crate::combo_option!(KalahRules, "Capture", capture,
+            ["standard" => Capture::Standard, "empty" => Capture::Empty],
+            flag: "capture", help: "what a last seed in an own empty pit captures"),
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -316,23 +331,6 @@ impl Game for Kalah {
     }
 }
 
-/// Checks a rules value against the sizes kete supports.
-pub fn check_rules(rules: &KalahRules) -> Result<(), String> {
-    if !(1..=MAX_PITS as u8).contains(&rules.pits) {
-        return Err(format!(
-            "kalah pits must be 1..{MAX_PITS}, got {}",
-            rules.pits
-        ));
-    }
-    if !(1..=MAX_SEEDS).contains(&rules.seeds) {
-        return Err(format!(
-            "kalah seeds must be 1..{MAX_SEEDS}, got {}",
-            rules.seeds
-        ));
-    }
-    Ok(())
-}
-
 /// Kalah's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum KalahEval {
@@ -513,7 +511,7 @@ impl DbSpec for Kalah {
         start: Instant,
         progress: &mut dyn FnMut(&BuildProgress),
     ) {
-        crate::solve::egtb::kalah::build_level(db, *rules, n, opts, start, progress)
+        egtb::build_level(db, *rules, n, opts, start, progress)
     }
 
     fn from_db_board(rules: &KalahRules, board: &[u8]) -> Kalah {

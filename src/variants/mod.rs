@@ -8,7 +8,12 @@ pub mod kalah;
 pub mod oware;
 pub mod two_row;
 
+#[cfg(feature = "toy")]
+#[path = "../../tests/toy/game.rs"]
+pub mod toy;
+
 use crate::game::Game;
+use crate::options::{self, RuleOptions};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbError, DbSpec};
 use bao::{Bao, BaoRules};
@@ -16,46 +21,7 @@ use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Capture, Kalah, KalahRules};
 use oware::{Oware, OwareRules, Repetition, RuleSet};
 
-/// A variant with its size and rule options: what the `Variant` option and
-/// the `--variant` flag choose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    Kalah(KalahRules),
-    Oware(OwareRules),
-    EnDodoi(EnDodoiRules),
-    BaoKujifunza(BaoRules),
-    BaoKiswahili(BaoRules),
-}
-
-/// The variant names the build knows, first the canonical ones.
-pub const VARIANT_NAMES: &[&str] = &[
-    "kalah",
-    "oware",
-    "endodoi",
-    "bao-kujifunza",
-    "bao-kiswahili",
-];
-
-/// How a variant option is set: what `setoption` and the command line accept.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionKind {
-    Spin {
-        min: i64,
-        max: i64,
-        default: i64,
-    },
-    Combo {
-        values: &'static [&'static str],
-        default: &'static str,
-    },
-}
-
-/// One option of a variant, as the protocol lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VariantOption {
-    pub name: &'static str,
-    pub kind: OptionKind,
-}
+pub use crate::options::{OptionKind, VariantOption};
 
 /// Something to do with a game type chosen at run time: the generic code gets
 /// the concrete `Game` through `visit`.
@@ -78,6 +44,131 @@ pub trait SolveVisitor {
     fn unsolvable<G: Game>(self, rules: G::Rules, why: &'static str) -> Self::Output;
 }
 
+/// A variant's rules seen through its options table, whatever their type.
+trait DynRules {
+    fn list(&self) -> Vec<VariantOption>;
+    fn values(&self) -> Vec<(&'static str, String)>;
+    fn set(&mut self, name: &str, value: &str) -> Result<bool, String>;
+}
+
+impl<R: RuleOptions> DynRules for R {
+    fn list(&self) -> Vec<VariantOption> {
+        options::list(self)
+    }
+    fn values(&self) -> Vec<(&'static str, String)> {
+        options::values(self)
+    }
+    fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        options::set(self, name, value)
+    }
+}
+
+/// Declares the registration table: one row per variant, giving its entry
+/// in [`Variant`], the rules type that entry holds, its `Game` type, its
+/// names (canonical first), the rules it starts with, and what the solver
+/// can do with it (`databases`, `solvable` or `unsolvable(why)`). Every
+/// `match` on `Variant` is generated from the rows, so a game is added by
+/// its module and one row.
+macro_rules! registry {
+    ($(
+        $(#[$attr:meta])*
+        $entry:ident($rules:ty) = $game:ty,
+            names [$first:literal $(, $alias:literal)*],
+            starts $default:expr,
+            solver $solver:ident $(($why:expr))?;
+    )+) => {
+        /// A variant with its size and rule options: what the `Variant`
+        /// option and the `--variant` flag choose.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Variant {
+            $( $(#[$attr])* $entry($rules), )+
+        }
+
+        /// The variant names the build knows, the canonical ones.
+        pub const VARIANT_NAMES: &[&str] = &[$( $(#[$attr])* $first, )+];
+
+        impl Variant {
+            fn by_exact_name(name: &str) -> Option<Variant> {
+                match name {
+                    $( $(#[$attr])* $first $(| $alias)* => Some(Variant::$entry($default)), )+
+                    _ => None,
+                }
+            }
+
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(_) => $first, )+
+                }
+            }
+
+            /// Runs `visitor` with this variant's game type and rules.
+            pub fn visit<V: VariantVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(r) => visitor.visit::<$game>(*r), )+
+                }
+            }
+
+            /// Runs `visitor` with this variant's game type, rules and what
+            /// the solver can do with it: the table's `solver` column, which
+            /// no row can leave out.
+            pub fn visit_solver<V: SolveVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(r) =>
+                        registry!(@solver visitor, $game, *r, $solver $(($why))?), )+
+                }
+            }
+
+            fn rules(&self) -> &dyn DynRules {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(r) => r, )+
+                }
+            }
+
+            fn rules_mut(&mut self) -> &mut dyn DynRules {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(r) => r, )+
+                }
+            }
+        }
+    };
+    (@solver $v:ident, $g:ty, $r:expr, databases) => { $v.with_databases::<$g>($r) };
+    (@solver $v:ident, $g:ty, $r:expr, solvable) => { $v.solvable::<$g>($r) };
+    (@solver $v:ident, $g:ty, $r:expr, unsolvable($why:expr)) => { $v.unsolvable::<$g>($r, $why) };
+}
+
+const NOT_COUNTED: &str = "it is decided without counting seeds";
+
+// The registration table.
+registry! {
+    Kalah(KalahRules) = Kalah,
+        names ["kalah", "mancala"],
+        starts KalahRules::default(),
+        solver databases;
+    Oware(OwareRules) = Oware,
+        names ["oware", "awari", "awale"],
+        starts OwareRules::default(),
+        solver databases;
+    EnDodoi(EnDodoiRules) = EnDodoi,
+        names ["endodoi", "en-dodoi"],
+        starts EnDodoiRules::default(),
+        solver solvable;
+    BaoKujifunza(BaoRules) = Bao,
+        names ["bao-kujifunza", "kujifunza"],
+        starts BaoRules::kujifunza(),
+        solver unsolvable(NOT_COUNTED);
+    BaoKiswahili(BaoRules) = Bao,
+        names ["bao-kiswahili", "bao", "kiswahili"],
+        starts BaoRules::kiswahili(),
+        solver unsolvable(NOT_COUNTED);
+    // A test-only game (tests/toy/game.rs), registered like the others when
+    // the `toy` feature is on: see tests/toy_game.rs.
+    #[cfg(feature = "toy")]
+    Toy(toy::ToyRules) = toy::Toy,
+        names ["toy"],
+        starts toy::ToyRules::default(),
+        solver solvable;
+}
+
 impl Default for Variant {
     fn default() -> Self {
         Variant::Kalah(KalahRules::default())
@@ -87,257 +178,44 @@ impl Default for Variant {
 impl Variant {
     /// The variant called `name` (or an alias) with its default options.
     pub fn by_name(name: &str) -> Result<Variant, String> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "kalah" | "mancala" => Ok(Variant::Kalah(KalahRules::default())),
-            "oware" | "awari" | "awale" => Ok(Variant::Oware(OwareRules::default())),
-            "endodoi" | "en-dodoi" => Ok(Variant::EnDodoi(EnDodoiRules::default())),
-            "bao-kujifunza" | "kujifunza" => Ok(Variant::BaoKujifunza(BaoRules::kujifunza())),
-            "bao-kiswahili" | "bao" | "kiswahili" => {
-                Ok(Variant::BaoKiswahili(BaoRules::kiswahili()))
-            }
-            other => Err(format!(
-                "unknown variant '{other}' (known: {})",
+        let name = name.trim().to_ascii_lowercase();
+        Variant::by_exact_name(&name).ok_or_else(|| {
+            format!(
+                "unknown variant '{name}' (known: {})",
                 VARIANT_NAMES.join(", ")
-            )),
-        }
+            )
+        })
     }
 
-    pub fn name(&self) -> &'static str {
-        match self {
-            Variant::Kalah(_) => "kalah",
-            Variant::Oware(_) => "oware",
-            Variant::EnDodoi(_) => "endodoi",
-            Variant::BaoKujifunza(_) => "bao-kujifunza",
-            Variant::BaoKiswahili(_) => "bao-kiswahili",
-        }
-    }
-
-    /// The options of this variant with their ranges and defaults.
+    /// The options of this variant with their ranges and defaults (the
+    /// values of the rules it starts with): its rules' table.
     pub fn options(&self) -> Vec<VariantOption> {
-        let size = |seeds_max: u8| {
-            vec![
-                VariantOption {
-                    name: "Pits",
-                    kind: OptionKind::Spin {
-                        min: 1,
-                        max: two_row::MAX_PITS as i64,
-                        default: 6,
-                    },
-                },
-                VariantOption {
-                    name: "Seeds",
-                    kind: OptionKind::Spin {
-                        min: 1,
-                        max: seeds_max as i64,
-                        default: 4,
-                    },
-                },
-            ]
-        };
-        match self {
-            Variant::Kalah(_) => {
-                let mut o = size(kalah::MAX_SEEDS);
-                o.push(VariantOption {
-                    name: "Capture",
-                    kind: OptionKind::Combo {
-                        values: &["standard", "empty"],
-                        default: "standard",
-                    },
-                });
-                o
-            }
-            Variant::Oware(_) => {
-                let mut o = size(oware::MAX_SEEDS);
-                o.push(VariantOption {
-                    name: "Rules",
-                    kind: OptionKind::Combo {
-                        values: &["awari", "abapa"],
-                        default: "awari",
-                    },
-                });
-                o.push(VariantOption {
-                    name: "Repetition",
-                    kind: OptionKind::Combo {
-                        values: &["own-side", "split"],
-                        default: "own-side",
-                    },
-                });
-                o
-            }
-            Variant::EnDodoi(_) => vec![
-                VariantOption {
-                    name: "Pits",
-                    kind: OptionKind::Spin {
-                        min: endodoi::MIN_PITS as i64,
-                        max: endodoi::MAX_PITS as i64,
-                        default: 6,
-                    },
-                },
-                VariantOption {
-                    name: "Seeds",
-                    kind: OptionKind::Spin {
-                        min: endodoi::MIN_SEEDS as i64,
-                        max: endodoi::MAX_SEEDS as i64,
-                        default: 4,
-                    },
-                },
-            ],
-            Variant::BaoKujifunza(_) | Variant::BaoKiswahili(_) => BaoRules::option_choices()
-                .iter()
-                .map(|(name, values)| VariantOption {
-                    name,
-                    kind: OptionKind::Combo {
-                        values,
-                        default: values[0],
-                    },
-                })
-                .collect(),
-        }
+        Variant::by_exact_name(self.name())
+            .expect("a variant's own name")
+            .rules()
+            .list()
     }
 
     /// Sets one option by name (case-insensitive); the message of an error
     /// names the option and what is wrong with the value.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let key = name.trim().to_ascii_lowercase();
-        let value = value.trim();
-        // The ranges are those `options` lists: one table for the protocol's
-        // list and for what is accepted.
-        let options = self.options();
-        let spin = |option: &str| -> Result<u8, String> {
-            let (min, max) = options
-                .iter()
-                .find_map(|o| match o.kind {
-                    OptionKind::Spin { min, max, .. } if o.name == option => Some((min, max)),
-                    _ => None,
-                })
-                .expect("a number option of this variant");
-            value
-                .parse::<i64>()
-                .ok()
-                .filter(|v| (min..=max).contains(v))
-                .map(|v| v as u8)
-                .ok_or_else(|| format!("{name} must be a whole number {min}..{max}, got '{value}'"))
-        };
-        let lower = value.to_ascii_lowercase();
-        match (self, key.as_str()) {
-            (Variant::Kalah(r), "pits") => r.pits = spin("Pits")?,
-            (Variant::Kalah(r), "seeds") => r.seeds = spin("Seeds")?,
-            (Variant::Kalah(r), "capture") => {
-                r.capture = match lower.as_str() {
-                    "standard" => Capture::Standard,
-                    "empty" => Capture::Empty,
-                    _ => return Err(format!("Capture must be standard or empty, got '{value}'")),
-                }
-            }
-            (Variant::Oware(r), "pits" | "houses") => r.houses = spin("Pits")?,
-            (Variant::Oware(r), "seeds") => r.seeds = spin("Seeds")?,
-            (Variant::Oware(r), "rules") => {
-                r.rules = match lower.as_str() {
-                    "awari" => RuleSet::Awari,
-                    "abapa" => RuleSet::Abapa,
-                    _ => return Err(format!("Rules must be awari or abapa, got '{value}'")),
-                }
-            }
-            (Variant::Oware(r), "repetition") => {
-                r.repetition = match lower.as_str() {
-                    "own-side" | "ownside" => Repetition::OwnSide,
-                    "split" => Repetition::Split,
-                    _ => {
-                        return Err(format!(
-                            "Repetition must be own-side or split, got '{value}'"
-                        ));
-                    }
-                }
-            }
-            (Variant::EnDodoi(r), "pits" | "holes") => r.pits = spin("Pits")?,
-            (Variant::EnDodoi(r), "seeds") => r.seeds = spin("Seeds")?,
-            (Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r), _)
-                if BaoRules::option_choices()
-                    .iter()
-                    .any(|(n, _)| n.eq_ignore_ascii_case(key.as_str())) =>
-            {
-                r.set_option(name, value)?;
-            }
-            (v, _) => {
-                return Err(format!(
-                    "option '{name}' does not apply to {} (its options: {})",
-                    v.name(),
-                    v.options()
-                        .iter()
-                        .map(|o| o.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
+        if self.rules_mut().set(name, value)? {
+            return Ok(());
         }
-        Ok(())
+        Err(format!(
+            "option '{name}' does not apply to {} (its options: {})",
+            self.name(),
+            self.options()
+                .iter()
+                .map(|o| o.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
     }
 
     /// The current value of every option, as `set_option` reads it.
     pub fn option_values(&self) -> Vec<(&'static str, String)> {
-        match self {
-            Variant::Kalah(r) => vec![
-                ("Pits", r.pits.to_string()),
-                ("Seeds", r.seeds.to_string()),
-                (
-                    "Capture",
-                    match r.capture {
-                        Capture::Standard => "standard",
-                        Capture::Empty => "empty",
-                    }
-                    .to_string(),
-                ),
-            ],
-            Variant::Oware(r) => vec![
-                ("Pits", r.houses.to_string()),
-                ("Seeds", r.seeds.to_string()),
-                (
-                    "Rules",
-                    match r.rules {
-                        RuleSet::Awari => "awari",
-                        RuleSet::Abapa => "abapa",
-                    }
-                    .to_string(),
-                ),
-                (
-                    "Repetition",
-                    match r.repetition {
-                        Repetition::OwnSide => "own-side",
-                        Repetition::Split => "split",
-                    }
-                    .to_string(),
-                ),
-            ],
-            Variant::EnDodoi(r) => {
-                vec![("Pits", r.pits.to_string()), ("Seeds", r.seeds.to_string())]
-            }
-            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => r.option_values(),
-        }
-    }
-
-    /// Runs `visitor` with this variant's game type, rules and what the
-    /// solver can do with it. The one place that says so: the match has no
-    /// catch-all arm, so a new variant does not compile until it is placed.
-    pub fn visit_solver<V: SolveVisitor>(&self, visitor: V) -> V::Output {
-        const NOT_COUNTED: &str = "it is decided without counting seeds";
-        match self {
-            Variant::Kalah(r) => visitor.with_databases::<Kalah>(*r),
-            Variant::Oware(r) => visitor.with_databases::<Oware>(*r),
-            Variant::EnDodoi(r) => visitor.solvable::<EnDodoi>(*r),
-            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => {
-                visitor.unsolvable::<Bao>(*r, NOT_COUNTED)
-            }
-        }
-    }
-
-    /// Runs `visitor` with this variant's game type and rules.
-    pub fn visit<V: VariantVisitor>(&self, visitor: V) -> V::Output {
-        match self {
-            Variant::Kalah(r) => visitor.visit::<Kalah>(*r),
-            Variant::Oware(r) => visitor.visit::<Oware>(*r),
-            Variant::EnDodoi(r) => visitor.visit::<EnDodoi>(*r),
-            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => visitor.visit::<Bao>(*r),
-        }
+        self.rules().values()
     }
 }
 

@@ -9,8 +9,10 @@ use crate::game::{
     EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_value,
     linear_value_terms,
 };
+use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbGame, DbSpec, Egtb};
+use crate::solve::egtb::retrograde::Retrograde;
 use crate::solve::egtb::{BuildOptions, BuildProgress};
 use std::time::Instant;
 
@@ -56,6 +58,21 @@ impl Default for OwareRules {
             repetition: Repetition::OwnSide,
         }
     }
+}
+
+impl RuleOptions for OwareRules {
+    const OPTIONS: &'static [RuleOption<Self>] = &[
+        crate::spin_option!(OwareRules, "Pits", houses, 1, MAX_PITS, aliases: ["houses"],
+            flag: "pits", help: "pits (houses, holes) per row"),
+        crate::spin_option!(OwareRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: [],
+            flag: "seeds", help: "seeds per pit at the start"),
+        crate::combo_option!(OwareRules, "Rules", rules,
+            ["awari" => RuleSet::Awari, "abapa" => RuleSet::Abapa],
+            flag: "rules", help: "what may not starve the opponent"),
+        crate::combo_option!(OwareRules, "Repetition", repetition,
+            ["own-side" => Repetition::OwnSide, "split" => Repetition::Split],
+            flag: "repetition", help: "who takes the seeds when a position repeats"),
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -528,23 +545,6 @@ impl Game for Oware {
     }
 }
 
-/// Checks a rules value against the sizes kete supports.
-pub fn check_rules(rules: &OwareRules) -> Result<(), String> {
-    if !(1..=MAX_PITS as u8).contains(&rules.houses) {
-        return Err(format!(
-            "oware houses must be 1..{MAX_PITS}, got {}",
-            rules.houses
-        ));
-    }
-    if !(1..=MAX_SEEDS).contains(&rules.seeds) {
-        return Err(format!(
-            "oware seeds must be 1..{MAX_SEEDS}, got {}",
-            rules.seeds
-        ));
-    }
-    Ok(())
-}
-
 /// Oware's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OwareEval {
@@ -777,11 +777,11 @@ impl DbSpec for Oware {
         start: Instant,
         progress: &mut dyn FnMut(&BuildProgress),
     ) {
-        crate::solve::egtb::oware::build_level(db, *rules, n, opts, start, progress)
+        crate::solve::egtb::retrograde::build_level::<Oware>(db, rules, n, opts, start, progress)
     }
 
     fn db_max_seeds() -> Option<(usize, &'static str)> {
-        Some((crate::solve::egtb::oware::MAX_SEEDS, "all of Awari's"))
+        Some((crate::solve::egtb::retrograde::MAX_SEEDS, "all of Awari's"))
     }
 
     fn from_db_board(rules: &OwareRules, board: &[u8]) -> Oware {
@@ -800,6 +800,12 @@ impl DbSpec for Oware {
             "below {} seeds the value follows the database: play to the end, endless play shared",
             db.max_seeds() + 1
         ))
+    }
+}
+
+impl Retrograde for Oware {
+    fn db_predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<[u8; 16]>) {
+        Oware::predecessors(rules, q, out)
     }
 }
 

@@ -23,8 +23,7 @@
 //! what is left. The builders play the moves with the variants' own
 //! `play`, so no rule is written twice.
 
-pub(crate) mod kalah;
-pub(crate) mod oware;
+pub mod retrograde;
 mod verify;
 
 pub use verify::{LevelStats, Mismatch, stats, verify};
@@ -188,7 +187,7 @@ pub(super) fn run_reporting(
 }
 
 impl BuildProgress {
-    pub(super) fn at(
+    pub(crate) fn at(
         seeds: usize,
         total: u64,
         (stage, stages): (u32, u32),
@@ -214,7 +213,7 @@ type BoardVisitor<'a> = dyn Fn(u64, &[u8], &mut Vec<u8>) + Sync + 'a;
 
 /// Calls `visit(index, board, scratch)` for every board of `n` seeds on the
 /// build threads, reporting as stage `stage.0` of `stage.1` of that count.
-pub(super) fn each_board(
+pub(crate) fn each_board(
     db: &Egtb,
     n: usize,
     opts: &BuildOptions,

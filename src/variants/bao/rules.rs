@@ -2,6 +2,8 @@
 //! (`bao.md`, "Disputed points"; `bao-vectors.md` §0.6). Each default is the
 //! one `bao.md` documents.
 
+use crate::options::{RuleOption, RuleOptions};
+
 /// The two games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -137,169 +139,6 @@ impl BaoRules {
         self.kind == Kind::Kiswahili || self.takasia_kujifunza
     }
 
-    /// The rule options as the protocol names them, with their values.
-    pub fn option_values(&self) -> Vec<(&'static str, String)> {
-        let v = |s: &str| s.to_string();
-        vec![
-            (
-                "SingletonRule",
-                v(match self.singleton {
-                    SingletonRule::Functional => "functional",
-                    SingletonRule::Owned => "owned",
-                }),
-            ),
-            (
-                "MtajiTakasaNyumba",
-                v(match self.mtaji_takasa_nyumba {
-                    MtajiTakasaNyumba::Stop => "stop",
-                    MtajiTakasaNyumba::Relay => "relay",
-                }),
-            ),
-            (
-                "TakasiaCheck",
-                v(match self.takasia_check {
-                    TakasiaCheck::OpponentTakasa => "opponent-takasa",
-                    TakasiaCheck::Always => "always",
-                }),
-            ),
-            (
-                "TakasiaObligation",
-                v(match self.takasia_obligation {
-                    TakasiaObligation::None => "none",
-                    TakasiaObligation::Clear => "clear",
-                }),
-            ),
-            (
-                "TakasiaKujifunza",
-                v(if self.takasia_kujifunza { "yes" } else { "no" }),
-            ),
-            (
-                "TakasiaSingleton",
-                v(match self.takasia_singleton {
-                    TakasiaSingleton::Exempt => "exempt",
-                    TakasiaSingleton::Blockable => "blockable",
-                }),
-            ),
-            (
-                "TakasiaNyumbaLap",
-                v(match self.takasia_nyumba_lap {
-                    TakasiaNyumbaLap::Continues => "continues",
-                    TakasiaNyumbaLap::Stops => "stops",
-                }),
-            ),
-            (
-                "FrontRow",
-                v(match self.front_row {
-                    FrontRow::NeverEmpty => "never-empty",
-                    FrontRow::KichwaOnly => "kichwa-only",
-                }),
-            ),
-            (
-                "Dormant",
-                v(match self.dormant {
-                    Dormant::Revives => "revives",
-                    Dormant::Lost => "lost",
-                }),
-            ),
-        ]
-    }
-
-    /// The values each option accepts, the default first.
-    pub fn option_choices() -> &'static [(&'static str, &'static [&'static str])] {
-        &[
-            ("SingletonRule", &["functional", "owned"]),
-            ("MtajiTakasaNyumba", &["stop", "relay"]),
-            ("TakasiaCheck", &["opponent-takasa", "always"]),
-            ("TakasiaObligation", &["none", "clear"]),
-            ("TakasiaKujifunza", &["no", "yes"]),
-            ("TakasiaSingleton", &["exempt", "blockable"]),
-            ("TakasiaNyumbaLap", &["continues", "stops"]),
-            ("FrontRow", &["never-empty", "kichwa-only"]),
-            ("Dormant", &["revives", "lost"]),
-        ]
-    }
-
-    /// Sets the option `name` (case-insensitive); `Ok(false)` if there is no
-    /// such option.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String> {
-        let key = name.trim().to_ascii_lowercase();
-        let Some((canon, values)) = Self::option_choices()
-            .iter()
-            .find(|(n, _)| n.to_ascii_lowercase() == key)
-        else {
-            return Ok(false);
-        };
-        let lower = value.trim().to_ascii_lowercase();
-        let Some(i) = values.iter().position(|v| *v == lower) else {
-            return Err(format!(
-                "{canon} must be {}, got '{}'",
-                values.join(" or "),
-                value.trim()
-            ));
-        };
-        let first = i == 0;
-        match *canon {
-            "SingletonRule" => {
-                self.singleton = if first {
-                    SingletonRule::Functional
-                } else {
-                    SingletonRule::Owned
-                }
-            }
-            "MtajiTakasaNyumba" => {
-                self.mtaji_takasa_nyumba = if first {
-                    MtajiTakasaNyumba::Stop
-                } else {
-                    MtajiTakasaNyumba::Relay
-                }
-            }
-            "TakasiaCheck" => {
-                self.takasia_check = if first {
-                    TakasiaCheck::OpponentTakasa
-                } else {
-                    TakasiaCheck::Always
-                }
-            }
-            "TakasiaObligation" => {
-                self.takasia_obligation = if first {
-                    TakasiaObligation::None
-                } else {
-                    TakasiaObligation::Clear
-                }
-            }
-            "TakasiaKujifunza" => self.takasia_kujifunza = !first,
-            "TakasiaSingleton" => {
-                self.takasia_singleton = if first {
-                    TakasiaSingleton::Exempt
-                } else {
-                    TakasiaSingleton::Blockable
-                }
-            }
-            "TakasiaNyumbaLap" => {
-                self.takasia_nyumba_lap = if first {
-                    TakasiaNyumbaLap::Continues
-                } else {
-                    TakasiaNyumbaLap::Stops
-                }
-            }
-            "FrontRow" => {
-                self.front_row = if first {
-                    FrontRow::NeverEmpty
-                } else {
-                    FrontRow::KichwaOnly
-                }
-            }
-            _ => {
-                self.dormant = if first {
-                    Dormant::Revives
-                } else {
-                    Dormant::Lost
-                }
-            }
-        }
-        Ok(true)
-    }
-
     /// A few bits that tell rule sets apart, for position hashes.
     pub(crate) fn code(&self) -> u64 {
         (self.kind as u64)
@@ -313,4 +152,29 @@ impl BaoRules {
             | (self.dormant as u64) << 8
             | (self.takasia_obligation as u64) << 9
     }
+}
+
+/// The disputed points as options, each default first (the value
+/// [`BaoRules::new`] gives).
+impl RuleOptions for BaoRules {
+    const OPTIONS: &'static [RuleOption<Self>] = &[
+        crate::combo_option!(BaoRules, "SingletonRule", singleton,
+            ["functional" => SingletonRule::Functional, "owned" => SingletonRule::Owned]),
+        crate::combo_option!(BaoRules, "MtajiTakasaNyumba", mtaji_takasa_nyumba,
+            ["stop" => MtajiTakasaNyumba::Stop, "relay" => MtajiTakasaNyumba::Relay]),
+        crate::combo_option!(BaoRules, "TakasiaCheck", takasia_check,
+            ["opponent-takasa" => TakasiaCheck::OpponentTakasa, "always" => TakasiaCheck::Always]),
+        crate::combo_option!(BaoRules, "TakasiaObligation", takasia_obligation,
+            ["none" => TakasiaObligation::None, "clear" => TakasiaObligation::Clear]),
+        crate::combo_option!(BaoRules, "TakasiaKujifunza", takasia_kujifunza,
+            ["no" => false, "yes" => true]),
+        crate::combo_option!(BaoRules, "TakasiaSingleton", takasia_singleton,
+            ["exempt" => TakasiaSingleton::Exempt, "blockable" => TakasiaSingleton::Blockable]),
+        crate::combo_option!(BaoRules, "TakasiaNyumbaLap", takasia_nyumba_lap,
+            ["continues" => TakasiaNyumbaLap::Continues, "stops" => TakasiaNyumbaLap::Stops]),
+        crate::combo_option!(BaoRules, "FrontRow", front_row,
+            ["never-empty" => FrontRow::NeverEmpty, "kichwa-only" => FrontRow::KichwaOnly]),
+        crate::combo_option!(BaoRules, "Dormant", dormant,
+            ["revives" => Dormant::Revives, "lost" => Dormant::Lost]),
+    ];
 }

@@ -1,56 +1,63 @@
-//! The Oware (Awari) builder: retrograde analysis by thresholds, working
-//! back through the moves that bank nothing with the variant's own
-//! backward sowing.
+//! The builder for games whose positions of one seed count form cycles
+//! (Oware under the Awari rules): retrograde analysis by thresholds, working
+//! back through the moves that bank nothing with the game's own backward
+//! move generation ([`Retrograde`]).
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::{BuildOptions, BuildProgress, each_board, parallel_chunks, threads};
-use crate::game::{Game, Side};
-use crate::solve::db::Egtb;
-use crate::variants::oware::{Oware, OwareRules};
+use crate::game::Game;
+use crate::solve::db::{DbSpec, Egtb};
+
+/// What this builder needs of a game beyond [`DbSpec`]: the players
+/// alternate (no move gives its mover another), and the moves that bank
+/// nothing can be generated backward.
+pub trait Retrograde: DbSpec + Game<Move = u8> {
+    /// The boards of the same seed count (stores empty) that reach the
+    /// board `q` (South to move) by a move that banks nothing, each from
+    /// its own mover's view ([`DbSpec::db_board`]).
+    fn db_predecessors(rules: &Self::Rules, q: &[u8], out: &mut Vec<[u8; 16]>);
+}
 
 /// What a board of `n` seeds (South to move) offers before the positions of
 /// its own count are known: the best that a move banking seeds gets (its
 /// seeds minus what the opponent then makes of the smaller count, or what
 /// the rules' game end gives), `NO_EXIT` if no move banks any, and the
 /// number of legal moves that bank nothing and so stay within the count.
-fn oware_exits(
+fn exits<G: Retrograde>(
     db: &Egtb,
-    rules: &OwareRules,
+    rules: &G::Rules,
     board: &[u8],
     n: usize,
     moves: &mut Vec<u8>,
 ) -> (i32, u8) {
-    let m = rules.houses as usize;
-    let pos = Oware::from_houses(rules, board, [0, 0], Side::South);
+    let m = board.len() / 2;
+    let pos = G::from_db_board(rules, board);
     pos.legal_moves(moves);
     let mut exit = NO_EXIT;
     let mut inside = 0;
     let mut b = [0u8; 16];
     for &mv in moves.iter() {
         let child = pos.play(mv);
-        let won = child.store(Side::South) as usize;
-        if won == 0 {
+        // The child's board from its mover's (the opponent's) view.
+        let rest = child.db_board(&mut b);
+        if rest == n {
             inside += 1;
             continue;
         }
-        let rest = n - won;
         let after = if rest == 0 {
             0
         } else {
-            let h = child.houses();
-            b[..m].copy_from_slice(&h[m..]);
-            b[m..2 * m].copy_from_slice(&h[..m]);
             db.value(&b[..2 * m], rest) as i32
         };
-        exit = exit.max(won as i32 - after);
+        exit = exit.max(-child.banked() - after);
     }
     (exit, inside)
 }
 
-/// The largest Oware database: every seed of Awari. It also keeps values
-/// and pending codes apart in a byte during the build.
+/// The most seeds this builder handles (every seed of Awari): it keeps
+/// values and pending codes apart in a byte during the build.
 pub(crate) const MAX_SEEDS: usize = 48;
 
 /// No move leaves the count: below every value, so that such a position
@@ -134,7 +141,7 @@ impl Nibbles {
     }
 }
 
-/// Builds one seed count of Oware by retrograde analysis in rounds of
+/// Builds one seed count by retrograde analysis in rounds of
 /// thresholds, from `t = n` down to 1: a position is worth at least `t` if
 /// a move banks `t` or more, or reaches a position of the count worth at
 /// most `-t`; at most `-t` if every move banks at most `-t` and every move
@@ -144,16 +151,15 @@ impl Nibbles {
 /// told once: a count per position of the moves not yet known to reach
 /// a position worth at least `t` does the "every move" test. Positions
 /// never decided cannot force a gain or a loss: 0.
-pub(crate) fn build_level(
+pub(crate) fn build_level<G: Retrograde>(
     db: &Egtb,
-    rules: OwareRules,
+    rules: &G::Rules,
     n: usize,
     opts: &BuildOptions,
     start: Instant,
     progress: &mut dyn FnMut(&BuildProgress),
 ) {
-    let m = rules.houses as usize;
-    let p = 2 * m;
+    let p = 2 * db.game().pits();
     let ix = db.indexer();
     let total = ix.count(n);
     let level = db.level(n);
@@ -167,7 +173,7 @@ pub(crate) fn build_level(
         ((1, stages), start),
         progress,
         &|idx, board, scratch| {
-            let (exit, moves) = oware_exits(db, &rules, board, n, scratch);
+            let (exit, moves) = exits::<G>(db, rules, board, n, scratch);
             level[idx as usize].store(pending(exit), Ordering::Relaxed);
             // Chunks hold an even number of positions: no other thread writes
             // this byte now.
@@ -212,7 +218,7 @@ pub(crate) fn build_level(
                 fresh.drain(a, b, |q| {
                     let lost = level[q as usize].load(Ordering::Relaxed) < 0;
                     ix.unrank(n, q, &mut board[..p]);
-                    Oware::predecessors(&rules, &board[..p], &mut preds);
+                    G::db_predecessors(rules, &board[..p], &mut preds);
                     for pb in &preds {
                         let idx = ix.rank(&pb[..p], n);
                         if lost {

@@ -1,14 +1,14 @@
-//! The Kalah builder: within one seed count the moves that bank nothing
+//! Kalah's database builder: within one seed count the moves that bank nothing
 //! form no cycle, so a memoised recursion computes each value once.
 
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{BuildOptions, BuildProgress, each_board};
+use super::{Kalah, KalahRules};
 use crate::game::{Game, Side};
 use crate::solve::db::{Egtb, UNKNOWN};
+use crate::solve::egtb::{BuildOptions, BuildProgress, each_board};
 use crate::solve::index::Indexer;
-use crate::variants::kalah::{Kalah, KalahRules};
 
 /// Ranks Kalah boards straight from their row words: the same numbers as
 /// [`Indexer::rank`], without copying the board out into bytes first. The
@@ -155,7 +155,7 @@ fn kalah_moves_value(
     best as i8
 }
 
-pub(super) fn row_word(pits: &[u8]) -> u64 {
+fn row_word(pits: &[u8]) -> u64 {
     pits.iter().rev().fold(0u64, |w, &v| w << 8 | v as u64)
 }
 

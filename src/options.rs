@@ -1,0 +1,218 @@
+//! Rule options: each game declares its options once, in a table of
+//! [`RuleOption`]s ([`RuleOptions::OPTIONS`]), and everything that lists,
+//! sets, reads or checks them — the protocol's `option` lines, `setoption`,
+//! `query options`, both command lines and the arena's records — works from
+//! that table through the functions here. Nothing here knows a game.
+
+/// How a variant option is set: what `setoption` and the command line accept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    Spin {
+        min: i64,
+        max: i64,
+        default: i64,
+    },
+    Combo {
+        values: &'static [&'static str],
+        default: &'static str,
+    },
+}
+
+/// One option of a variant, as the protocol lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariantOption {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// The command-line flag that sets it besides `--option NAME=VALUE`.
+    pub flag: Option<&'static str>,
+    /// What it is, for the flag's help.
+    pub help: &'static str,
+}
+
+/// How an option reads and writes a rules value.
+pub enum Access<R: 'static> {
+    /// A whole number `min..=max`.
+    Spin {
+        min: i64,
+        max: i64,
+        get: fn(&R) -> i64,
+        set: fn(&mut R, i64),
+    },
+    /// One of `values`, by its index there.
+    Combo {
+        values: &'static [&'static str],
+        get: fn(&R) -> usize,
+        set: fn(&mut R, usize),
+    },
+}
+
+/// One rule option of a game: the row of its table.
+pub struct RuleOption<R: 'static> {
+    /// The name the protocol lists (`option name Pits ...`).
+    pub name: &'static str,
+    /// Other names that set it (case-insensitive), e.g. `Houses`.
+    pub aliases: &'static [&'static str],
+    /// The command-line flag (`--pits`), if it has one.
+    pub flag: Option<&'static str>,
+    /// What it is, for the flag's help.
+    pub help: &'static str,
+    pub access: Access<R>,
+}
+
+/// A game's rule options. The default of each option is its value in the
+/// rules a variant starts with, so defaults are not written twice.
+pub trait RuleOptions: Sized + 'static {
+    const OPTIONS: &'static [RuleOption<Self>];
+}
+
+/// A combo row of an options table: `values` pairs each text with the value
+/// it sets `field` to; the first pair whose value equals the field's is read.
+#[macro_export]
+macro_rules! combo_option {
+    ($rules:ty, $name:literal, $field:ident, [$($text:literal => $value:expr),+ $(,)?]
+     $(, flag: $flag:literal)? $(, help: $help:literal)? $(,)?) => {
+        $crate::options::RuleOption {
+            name: $name,
+            aliases: &[],
+            flag: $crate::combo_option!(@flag $($flag)?),
+            help: $crate::combo_option!(@help $($help)?),
+            access: $crate::options::Access::Combo {
+                values: &[$($text),+],
+                get: |r: &$rules| {
+                    [$($value),+]
+                        .iter()
+                        .position(|v| *v == r.$field)
+                        .expect("every value of the field is listed")
+                },
+                set: |r: &mut $rules, i| r.$field = [$($value),+][i],
+            },
+        }
+    };
+    (@flag $flag:literal) => { Some($flag) };
+    (@flag) => { None };
+    (@help $help:literal) => { $help };
+    (@help) => { "" };
+}
+
+/// A number row of an options table: `field` (a `u8`) in `min..=max`.
+#[macro_export]
+macro_rules! spin_option {
+    ($rules:ty, $name:literal, $field:ident, $min:expr, $max:expr,
+     aliases: [$($alias:literal),*], flag: $flag:literal, help: $help:literal $(,)?) => {
+        $crate::options::RuleOption {
+            name: $name,
+            aliases: &[$($alias),*],
+            flag: Some($flag),
+            help: $help,
+            access: $crate::options::Access::Spin {
+                min: $min as i64,
+                max: $max as i64,
+                get: |r: &$rules| r.$field as i64,
+                set: |r: &mut $rules, v| r.$field = v as u8,
+            },
+        }
+    };
+}
+
+impl<R> RuleOption<R> {
+    fn is_called(&self, name: &str) -> bool {
+        let name = name.trim();
+        self.name.eq_ignore_ascii_case(name)
+            || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
+    }
+
+    /// The option as the protocol lists it, with its value in `defaults`
+    /// as the default.
+    pub fn listed(&self, defaults: &R) -> VariantOption {
+        let kind = match self.access {
+            Access::Spin { min, max, get, .. } => OptionKind::Spin {
+                min,
+                max,
+                default: get(defaults),
+            },
+            Access::Combo { values, get, .. } => OptionKind::Combo {
+                values,
+                default: values[get(defaults)],
+            },
+        };
+        VariantOption {
+            name: self.name,
+            kind,
+            flag: self.flag,
+            help: self.help,
+        }
+    }
+
+    /// The option's value in `rules`, as [`set`] reads it.
+    pub fn value(&self, rules: &R) -> String {
+        match self.access {
+            Access::Spin { get, .. } => get(rules).to_string(),
+            Access::Combo { values, get, .. } => values[get(rules)].to_string(),
+        }
+    }
+}
+
+/// Every option of `R`, with its value in `defaults` as the default.
+pub fn list<R: RuleOptions>(defaults: &R) -> Vec<VariantOption> {
+    R::OPTIONS.iter().map(|o| o.listed(defaults)).collect()
+}
+
+/// The current value of every option of `rules`.
+pub fn values<R: RuleOptions>(rules: &R) -> Vec<(&'static str, String)> {
+    R::OPTIONS
+        .iter()
+        .map(|o| (o.name, o.value(rules)))
+        .collect()
+}
+
+/// Sets the option `name` (its name or an alias, any case) to `value`:
+/// `Ok(false)` if `R` has no such option, an error naming the option and
+/// what it accepts if the value does not fit. A combo value matches any
+/// case and with or without its hyphens (`own-side`, `ownside`).
+pub fn set<R: RuleOptions>(rules: &mut R, name: &str, value: &str) -> Result<bool, String> {
+    let Some(option) = R::OPTIONS.iter().find(|o| o.is_called(name)) else {
+        return Ok(false);
+    };
+    let value = value.trim();
+    match option.access {
+        Access::Spin { min, max, set, .. } => {
+            let v = value
+                .parse::<i64>()
+                .ok()
+                .filter(|v| (min..=max).contains(v))
+                .ok_or_else(|| {
+                    format!("{name} must be a whole number {min}..{max}, got '{value}'")
+                })?;
+            set(rules, v);
+        }
+        Access::Combo { values, set, .. } => {
+            let bare = |s: &str| s.replace('-', "").to_ascii_lowercase();
+            let i = values
+                .iter()
+                .position(|v| bare(v) == bare(value))
+                .ok_or_else(|| {
+                    format!(
+                        "{} must be {}, got '{value}'",
+                        option.name,
+                        values.join(" or ")
+                    )
+                })?;
+            set(rules, i);
+        }
+    }
+    Ok(true)
+}
+
+/// Checks that every number option of `rules` lies in its range: for rules
+/// built in code rather than through [`set`].
+pub fn check<R: RuleOptions>(rules: &R) -> Result<(), String> {
+    for o in R::OPTIONS {
+        if let Access::Spin { min, max, get, .. } = o.access {
+            let v = get(rules);
+            if !(min..=max).contains(&v) {
+                return Err(format!("{} must be {min}..{max}, got {v}", o.name));
+            }
+        }
+    }
+    Ok(())
+}
