@@ -188,7 +188,7 @@ mod registered {
              position startpos\ngo solve\n",
         );
         assert!(out.contains(" var toy"), "{out}");
-        assert!(out.contains("response 0-4-4-3-3-3-0-0-N"), "{out}");
+        assert!(out.contains("response 0-4-4-3-3-3-1-0-N"), "{out}");
         assert!(out.contains("response 3\n"), "{out}");
         assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
         assert!(out.contains("info string proven score cp"), "{out}");

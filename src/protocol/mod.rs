@@ -37,7 +37,7 @@ kete speaks UGI (and UCI). Commands:
   go [p1time T p2time T p1inc I p2inc I | wtime btime winc binc] [movestogo N]
      [movetime MS] [depth D] [nodes N] [infinite]    search; ends with bestmove
   go perft D                per-move counts and 'Nodes searched: N'
-  go solve                  the exact value (Kalah, Oware, En Dodoi), proven
+  go solve                  the exact value (games decided by counting), proven
   stop                      end the search now; bestmove follows
   query gameover|p1turn|result|moves|fen|reason   answered with 'response ...'
   query option N | options  the current value of an option, of every option
