@@ -123,8 +123,7 @@ fn toy_is_solved_by_the_generic_solver_and_searched_by_the_generic_search() {
 /// From here on: the registered game, reached by its name.
 #[cfg(feature = "toy")]
 mod registered {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
 
     use kete::game::Game;
     use kete::variants::{OptionKind, Variant};
@@ -133,26 +132,11 @@ mod registered {
     const ARENA: &str = env!("CARGO_BIN_EXE_kete-arena");
 
     fn run(cmd: &str, args: &[&str], input: &str) -> String {
-        let mut child = Command::new(cmd)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "{cmd} {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        let mut c = Command::new(cmd);
+        c.args(args);
+        let (out, err, ok) = crate::common::run_with_input(c, input);
+        assert!(ok, "{cmd} {args:?}: {err}");
+        out
     }
 
     #[test]
