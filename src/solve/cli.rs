@@ -29,8 +29,9 @@ pub struct SolveArgs {
     /// Probe this endgame database (built by `kete egtb build`).
     #[arg(long)]
     pub egtb: Option<PathBuf>,
-    /// Build a database of up to this many seeds in memory first (Kalah
-    /// and Oware/Awari); its build time is part of the solve.
+    /// Build a database of up to this many seeds in memory first (Kalah,
+    /// and Oware under the rules chosen); its build time is part of the
+    /// solve.
     #[arg(long)]
     pub egtb_seeds: Option<usize>,
     /// List every best move, not just one.
@@ -322,7 +323,7 @@ pub struct EgtbArgs {
 pub enum EgtbCommand {
     /// Build a database of all positions with up to N seeds on the board.
     Build {
-        /// kalah or oware (awari rules).
+        /// kalah or oware.
         #[arg(long)]
         variant: String,
         /// Pits (houses) per row.
@@ -331,6 +332,9 @@ pub enum EgtbCommand {
         /// Kalah: standard or empty.
         #[arg(long)]
         capture: Option<String>,
+        /// Oware: awari or abapa (the database answers only under these rules).
+        #[arg(long)]
+        rules: Option<String>,
         #[arg(long)]
         max_seeds: usize,
         #[arg(long)]
@@ -356,6 +360,7 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             variant,
             pits,
             capture,
+            rules,
             max_seeds,
             out,
             threads,
@@ -364,9 +369,14 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             let mut v = Variant::by_name(variant).map_err(|e| anyhow!(e))?;
             v.set_option("Pits", &pits.to_string())
                 .map_err(|e| anyhow!("--pits: {e}"))?;
-            if let Some(c) = capture {
-                v.set_option("Capture", c)
-                    .map_err(|e| anyhow!("--capture: {e}"))?;
+            for (flag, option, value) in [
+                ("--capture", "Capture", capture),
+                ("--rules", "Rules", rules),
+            ] {
+                if let Some(value) = value {
+                    v.set_option(option, value)
+                        .map_err(|e| anyhow!("{flag}: {e}"))?;
+                }
             }
             let game = v.visit_solver(DbOf)?;
             super::egtb::check_request(game, *max_seeds)?;

@@ -1,6 +1,8 @@
-//! The Oware (Awari) builder: retrograde analysis by thresholds, working
-//! back through the moves that bank nothing with the variant's own
-//! backward sowing.
+//! The Oware builder (either rule set): retrograde analysis by thresholds,
+//! working back through the moves that bank nothing with the variant's own
+//! backward sowing. The rules are those of the variant's `play`,
+//! `legal_moves` and `outcome`, so the same code builds the Awari and the
+//! Abapa databases.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
@@ -15,6 +17,9 @@ use crate::variants::oware::{Oware, OwareRules};
 /// seeds minus what the opponent then makes of the smaller count, or what
 /// the rules' game end gives), `NO_EXIT` if no move banks any, and the
 /// number of legal moves that bank nothing and so stay within the count.
+/// A board on which the game is over (the mover has no seeds; under Abapa,
+/// he cannot feed an opponent who has none) has the rules' own margin as
+/// its exit and no moves.
 fn oware_exits(
     db: &Egtb,
     rules: &OwareRules,
@@ -24,6 +29,13 @@ fn oware_exits(
 ) -> (i32, u8) {
     let m = rules.houses as usize;
     let pos = Oware::from_houses(rules, board, [0, 0], Side::South);
+    if let Some(o) = pos.outcome() {
+        // The stores are empty: the margin is the rules' share of the board.
+        let margin = o
+            .margin_for(Side::South)
+            .expect("oware counts seeds at its end");
+        return (margin, 0);
+    }
     pos.legal_moves(moves);
     let mut exit = NO_EXIT;
     let mut inside = 0;
@@ -49,12 +61,13 @@ fn oware_exits(
     (exit, inside)
 }
 
-/// The largest Oware database: every seed of Awari. It also keeps values
+/// The largest Oware database: every seed of 6×4 Oware. It also keeps values
 /// and pending codes apart in a byte during the build.
 pub(crate) const MAX_SEEDS: usize = 48;
 
 /// No move leaves the count: below every value, so that such a position
-/// is lost by the largest margin its moves allow (−n when it has none).
+/// is lost by the largest margin its moves allow. (A position without moves
+/// has its game end's margin as its exit instead.)
 const NO_EXIT: i32 = -(MAX_SEEDS as i32) - 1;
 
 /// While a count is built, a position not yet decided holds `PENDING + exit`
