@@ -179,6 +179,72 @@ fn every_go_gets_exactly_one_bestmove_even_when_interrupted() {
 }
 
 #[test]
+fn egtb_path_of_the_other_oware_rules_is_not_used() {
+    // A 3-house Abapa database of up to 6 seeds: all of Oware 3x1.
+    let dir = std::env::temp_dir().join(format!("kete-egtb-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("abapa3.db");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .args(["egtb", "build", "--variant", "oware", "--pits", "3"])
+        .args(["--rules", "abapa", "--max-seeds", "6", "--out"])
+        .arg(&db)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let tbhits = |info: &str| -> u64 {
+        info.split(" tbhits ")
+            .nth(1)
+            .map_or(0, |t| t.split_whitespace().next().unwrap().parse().unwrap())
+    };
+    let mut e = EngineProcess::start();
+    for c in [
+        "setoption name Variant value oware",
+        "setoption name Pits value 3",
+        "setoption name Seeds value 1",
+        &format!("setoption name EgtbPath value {}", db.display()),
+        "go depth 3",
+    ] {
+        e.send(c);
+    }
+    e.wait_for(TIMEOUT, "the database loaded", |l| {
+        l.starts_with("info string EgtbPath: oware (abapa rules), 3 houses up to 6 seeds")
+    });
+    // Under the default awari rules the file is not used, and `go` says why.
+    let error = e.wait_for(TIMEOUT, "the misfit", |l| {
+        l.starts_with("info string error: EgtbPath")
+    });
+    assert!(
+        error.ends_with(
+            "the database is for oware (abapa rules), 3 houses, not for oware (awari rules), 3 houses; it is not used"
+        ),
+        "{error}"
+    );
+    let info = e.wait_for(TIMEOUT, "an info line", |l| l.starts_with("info depth"));
+    assert_eq!(tbhits(&info), 0, "{info}");
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    // Said once: the next `go` is quiet.
+    e.send("go depth 2");
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    // Under abapa it is used, without an error.
+    e.send("setoption name Rules value abapa");
+    e.send("go depth 3");
+    let info = e.wait_for(TIMEOUT, "an info line with tbhits", |l| {
+        l.starts_with("info depth")
+    });
+    assert!(tbhits(&info) > 0, "{info}");
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    let errors = e
+        .log
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    assert_eq!(errors, 1, "{}", e.tail());
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn egtb_path_feeds_the_search_and_go_solve() {
     // A Kalah(4 pits) database of up to 8 seeds, built by the binary.
     let dir = std::env::temp_dir().join(format!("kete-egtb-{}", std::process::id()));

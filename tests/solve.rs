@@ -218,13 +218,18 @@ fn kalah_database_matches_brute_force_and_helps_the_solver() {
 
 // ------------------------------------------------------------ Oware databases
 
-/// An Awari sowing written for this test alone: `b` is the board from the
-/// mover's view (his houses first). Returns the board after the move from
-/// the opponent's view and the seeds the mover won, or `None` if the move
-/// is illegal because another move feeds the opponent.
-fn awari_moves(b: &[u8]) -> Vec<(Vec<u8>, i32)> {
+/// An Oware move under `rules`, written for this test alone: `b` is the
+/// board from the mover's view (his houses first). Returns every legal move
+/// as the board after it from the opponent's view and the seeds the mover
+/// won, or, when the game is over before the mover plays, its margin of the
+/// seeds left for him.
+fn oware_moves(b: &[u8], rules: RuleSet) -> Result<Vec<(Vec<u8>, i32)>, i32> {
     let m = b.len() / 2;
     let n: i32 = b.iter().map(|&v| v as i32).sum();
+    if b[..m].iter().all(|&v| v == 0) {
+        // He cannot move: the player who moved last takes every seed.
+        return Err(-n);
+    }
     let mut all = Vec::new();
     for h in 0..m {
         if b[h] == 0 {
@@ -250,22 +255,32 @@ fn awari_moves(b: &[u8]) -> Vec<(Vec<u8>, i32)> {
             taken[i] = 0;
             i -= 1;
         }
+        if rules == RuleSet::Abapa && won > 0 && won == before {
+            // A grand slam is legal and captures nothing.
+            won = 0;
+            taken = c;
+        }
         let starves = won == before;
-        all.push((c, taken, won, starves));
+        all.push((taken, won, starves));
     }
-    let feeding: Vec<_> = all.iter().filter(|x| !x.3).collect();
+    let feeding: Vec<_> = all.iter().filter(|x| !x.2).collect();
     if feeding.is_empty() {
-        // Every move starves the opponent: the mover takes every seed.
-        return all.iter().map(|_| (vec![0; 2 * m], n)).collect();
+        return match rules {
+            // Every move starves the opponent: any may be played, and the
+            // mover takes every seed.
+            RuleSet::Awari => Ok(all.iter().map(|_| (vec![0; 2 * m], n)).collect()),
+            // Nothing feeds him: the game ends, the mover takes every seed.
+            RuleSet::Abapa => Err(n),
+        };
     }
-    feeding
+    Ok(feeding
         .into_iter()
-        .map(|(_, t, won, _)| {
+        .map(|(t, won, _)| {
             let mut o = t[m..].to_vec();
             o.extend_from_slice(&t[..m]);
             (o, *won)
         })
-        .collect()
+        .collect())
 }
 
 /// Every board of `k` houses holding `n` seeds.
@@ -286,11 +301,11 @@ fn boards(k: usize, n: u8) -> Vec<Vec<u8>> {
 /// Database values by the definition: for every threshold t, the positions
 /// where the mover can force at least t (or must concede t), by naive
 /// iteration to a fixed point; endless play is worth 0.
-fn awari_values(m: usize, max: u8) -> HashMap<Vec<u8>, i32> {
+fn oware_values(m: usize, max: u8, rules: RuleSet) -> HashMap<Vec<u8>, i32> {
     let mut val: HashMap<Vec<u8>, i32> = HashMap::new();
     for n in 0..=max {
         let all = boards(2 * m, n);
-        let moves: Vec<_> = all.iter().map(|b| awari_moves(b)).collect();
+        let moves: Vec<_> = all.iter().map(|b| oware_moves(b, rules)).collect();
         let exit = |c: &Vec<u8>, won: i32, val: &HashMap<Vec<u8>, i32>| {
             if won == 0 {
                 None
@@ -308,15 +323,19 @@ fn awari_values(m: usize, max: u8) -> HashMap<Vec<u8>, i32> {
             loop {
                 let mut changed = false;
                 for (b, mv) in all.iter().zip(&moves) {
-                    let w = mv.iter().any(|(c, won)| match exit(c, *won, &val) {
-                        Some(e) => e >= t,
-                        None => *losses.get(c).unwrap_or(&false),
-                    });
-                    let l = mv.is_empty()
-                        || mv.iter().all(|(c, won)| match exit(c, *won, &val) {
-                            Some(e) => e <= -t,
-                            None => *wins.get(c).unwrap_or(&false),
-                        });
+                    let (w, l) = match mv {
+                        Err(end) => (*end >= t, *end <= -t),
+                        Ok(mv) => (
+                            mv.iter().any(|(c, won)| match exit(c, *won, &val) {
+                                Some(e) => e >= t,
+                                None => *losses.get(c).unwrap_or(&false),
+                            }),
+                            mv.iter().all(|(c, won)| match exit(c, *won, &val) {
+                                Some(e) => e <= -t,
+                                None => *wins.get(c).unwrap_or(&false),
+                            }),
+                        ),
+                    };
                     if w && !wins.get(b).unwrap_or(&false) {
                         wins.insert(b, true);
                         changed = true;
@@ -349,19 +368,24 @@ fn awari_values(m: usize, max: u8) -> HashMap<Vec<u8>, i32> {
     val
 }
 
-#[test]
-fn oware_database_matches_the_definition_on_three_houses() {
+/// Builds the database of `houses` houses and `max` seeds under `rules`
+/// and compares every value with [`oware_values`]; it must also verify.
+fn check_oware_database(houses: u8, max: u8, rules: RuleSet) {
     let db = build(
-        DbGame::Oware { houses: 3 },
-        9,
+        DbGame::Oware { houses, rules },
+        max as usize,
         &BuildOptions::default(),
         &mut |_| {},
     )
     .unwrap();
-    let expected = awari_values(3, 9);
-    for n in 0..=9usize {
-        for b in boards(6, n as u8) {
-            assert_eq!(db.value(&b, n) as i32, expected[&b], "board {b:?}");
+    let expected = oware_values(houses as usize, max, rules);
+    for n in 0..=max {
+        for b in boards(2 * houses as usize, n) {
+            assert_eq!(
+                db.value(&b, n as usize) as i32,
+                expected[&b],
+                "{rules:?}, board {b:?}"
+            );
         }
     }
     assert!(
@@ -371,9 +395,21 @@ fn oware_database_matches_the_definition_on_three_houses() {
     );
 }
 
-fn oware_db_16() -> Egtb {
+#[test]
+fn oware_database_matches_the_definition_on_three_houses() {
+    check_oware_database(3, 9, RuleSet::Awari);
+}
+
+#[test]
+fn abapa_database_matches_the_definition_on_small_boards() {
+    for (houses, max) in [(2, 10), (3, 9), (4, 6)] {
+        check_oware_database(houses, max, RuleSet::Abapa);
+    }
+}
+
+fn oware_db_16(rules: RuleSet) -> Egtb {
     build(
-        DbGame::Oware { houses: 6 },
+        DbGame::Oware { houses: 6, rules },
         16,
         &BuildOptions::default(),
         &mut |_| {},
@@ -381,9 +417,28 @@ fn oware_db_16() -> Egtb {
     .unwrap()
 }
 
+/// The counts of `stats` of a 6-house database: oware.md's C(n+11,11) −
+/// C(n+5,11) positions per count (the same under both rule sets: which
+/// boards can occur depends only on the sowing), and its lines equal the
+/// first lines of `reference` (`kete egtb stats` of a larger database: every
+/// count is built the same whatever the top count).
+fn check_oware_stats(db: &Egtb, reference: &str) {
+    let c = |a: u64, b: u64| (0..b).fold(1u64, |r, i| r * (a - i) / (i + 1));
+    for s in stats(db) {
+        let n = s.seeds as u64;
+        let full = if n >= 6 { c(n + 5, 11) } else { 0 };
+        assert_eq!(s.positions, c(n + 11, 11) - full, "n={n}");
+        assert_eq!(s.wins + s.draws + s.losses, s.positions);
+    }
+    let lines: Vec<String> = stats(db).iter().map(|s| s.to_string()).collect();
+    let want: Vec<&str> = reference.lines().take(lines.len()).collect();
+    assert_eq!(want.len(), lines.len(), "the reference is too short");
+    assert_eq!(lines, want);
+}
+
 #[test]
 fn oware_database_reproduces_the_published_position_and_counts() {
-    let db = oware_db_16();
+    let db = oware_db_16(RuleSet::Awari);
     // oware.md: `1 1 1 1 1 2 | 4 2 3 0 0 0` from the mover's view is worth
     // 0, and its moves A..F score -1 -1 -2 -2 -2 0.
     let board = [1u8, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0];
@@ -403,20 +458,188 @@ fn oware_database_reproduces_the_published_position_and_counts() {
         scores.push(won - rest);
     }
     assert_eq!(scores, vec![-1, -1, -2, -2, -2, 0]);
-    // The counts of oware.md: C(n+11,11) - C(n+5,11) positions per count.
-    let c = |a: u64, b: u64| (0..b).fold(1u64, |r, i| r * (a - i) / (i + 1));
-    for s in stats(&db) {
-        let n = s.seeds as u64;
-        let full = if n >= 6 { c(n + 5, 11) } else { 0 };
-        assert_eq!(s.positions, c(n + 11, 11) - full, "n={n}");
-        assert_eq!(s.wins + s.draws + s.losses, s.positions);
+    // The 24-seed database was built for issue 6.
+    check_oware_stats(&db, include_str!("data/awari-stats-24.txt"));
+}
+
+#[test]
+fn abapa_database_reproduces_its_recorded_counts() {
+    let db = oware_db_16(RuleSet::Abapa);
+    // `kete egtb stats` of the 20-seed Abapa database built for issue 10.
+    check_oware_stats(&db, include_str!("data/abapa-stats-20.txt"));
+    // The published position differs under Abapa only where a grand slam
+    // or the end of feeding is near; it has neither: its value is the same.
+    let board = [1u8, 1, 1, 1, 1, 2, 4, 2, 3, 0, 0, 0];
+    assert_eq!(db.value(&board, 16), 0);
+}
+
+/// The databases against the exact solver (what `kete solve` runs) on
+/// 3-house boards of a few seeds, under both rule sets (the solver's
+/// search is exponential in the cycles, as in the brute-force test above:
+/// on 6 houses even 3 to 5 seeds took minutes). With the `split`
+/// repetition option and a seed total whose half the stores cannot pass,
+/// the solver plays the databases' game: a repeated position shares the
+/// seeds left, which is what endless play is worth in a database (a side
+/// that can force a gain can do it without repeating a position, and one
+/// that cannot can keep the other from it for ever). So the solver's value
+/// must be the banked margin plus the database's.
+#[test]
+fn oware_databases_agree_with_the_solver() {
+    const MAX: usize = 6;
+    for rules in [RuleSet::Awari, RuleSet::Abapa] {
+        let db = build(
+            DbGame::Oware { houses: 3, rules },
+            MAX,
+            &BuildOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        let r = OwareRules {
+            houses: 3,
+            seeds: 15,
+            rules,
+            repetition: Repetition::Split,
+        };
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |k: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % k
+        };
+        let mut checked = 0;
+        while checked < 30 {
+            let n = 2 + next(MAX as u64 - 1);
+            let mut board = [0u8; 6];
+            for _ in 0..n {
+                board[next(6) as usize] += 1;
+            }
+            let side = if next(2) == 0 {
+                Side::South
+            } else {
+                Side::North
+            };
+            let pos = Oware::from_houses(&r, &board, [3, 5], side);
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let v = Tablebase::<Oware>::probe(&db, &pos).unwrap();
+            let solved = solve(&pos, &small_opts(), &mut |_| {});
+            assert_eq!(
+                solved.value,
+                pos.banked() + v,
+                "{rules:?}: {}",
+                pos.to_notation()
+            );
+            checked += 1;
+        }
     }
-    // The first 17 lines of `kete egtb stats` of the 24-seed database built
-    // for issue 6 (every level is built the same whatever the top count).
-    let reference = include_str!("data/awari-stats-24.txt");
-    let lines: Vec<String> = stats(&db).iter().map(|s| s.to_string()).collect();
-    let want: Vec<&str> = reference.lines().take(lines.len()).collect();
-    assert_eq!(lines, want);
+}
+
+/// Builds a 3-house Oware database of up to 6 seeds under `rules` with the
+/// binary, into `dir`.
+fn oware_file(dir: &std::path::Path, rules: &str) -> std::path::PathBuf {
+    let path = dir.join(format!("{rules}3.db"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .args(["egtb", "build", "--variant", "oware", "--pits", "3"])
+        .args(["--rules", rules, "--max-seeds", "6", "--out"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    path
+}
+
+#[test]
+fn a_database_of_the_other_rule_set_is_refused() {
+    let dir = std::env::temp_dir().join(format!("kete-rules-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let awari = oware_file(&dir, "awari");
+    let abapa = oware_file(&dir, "abapa");
+    let kete = |args: &[&str], file: &std::path::Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+            .args(args)
+            .arg(file)
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.success(), text(out.stdout), text(out.stderr))
+    };
+    // The header records the rule set: verify and stats read it back.
+    let (ok, stdout, _) = kete(&["egtb", "verify"], &abapa);
+    assert!(ok);
+    assert!(
+        stdout.contains("oware (abapa rules), 3 houses up to 6 seeds"),
+        "{stdout}"
+    );
+    let (ok, stdout, _) = kete(&["egtb", "stats"], &abapa);
+    assert!(ok && stdout.lines().count() == 7, "{stdout}");
+    // kete solve takes each file under its own rules only; the error names
+    // both rule sets.
+    let solve_args = |rules: &'static str| {
+        [
+            "solve",
+            "--variant",
+            "oware",
+            "--pits",
+            "3",
+            "--seeds",
+            "1",
+            "--rules",
+            rules,
+            "--egtb",
+        ]
+    };
+    for (rules, file, other) in [("abapa", &awari, "awari"), ("awari", &abapa, "abapa")] {
+        let (ok, _, stderr) = kete(&solve_args(rules), file);
+        assert!(!ok);
+        assert!(
+            stderr.contains(&format!(
+                "the database is for oware ({other} rules), 3 houses, not for oware ({rules} rules), 3 houses"
+            )),
+            "{stderr}"
+        );
+    }
+    // Each under its own rules gives the solver's value (6 seeds: all in it).
+    for (rules, file) in [(RuleSet::Abapa, &abapa), (RuleSet::Awari, &awari)] {
+        let r = OwareRules {
+            houses: 3,
+            seeds: 1,
+            rules,
+            repetition: Repetition::OwnSide,
+        };
+        let db = kete::solve::load(file).unwrap();
+        let start = Oware::start(&r);
+        let expected = solve_with_tablebase(&start, &small_opts(), Some(&db), &mut |_| {});
+        let name = if rules == RuleSet::Abapa {
+            "abapa"
+        } else {
+            "awari"
+        };
+        let (ok, stdout, stderr) = kete(&solve_args(name), file);
+        assert!(ok, "{stderr}");
+        assert!(
+            stdout.starts_with(&format!("value {:+} best ", expected.value)),
+            "{stdout}"
+        );
+        // The library refuses the other rule set too: no probe answers.
+        let other = OwareRules {
+            rules: if rules == RuleSet::Abapa {
+                RuleSet::Awari
+            } else {
+                RuleSet::Abapa
+            },
+            ..r
+        };
+        assert!(db.check::<Oware>(&other).is_err());
+        assert_eq!(Tablebase::<Oware>::probe(&db, &Oware::start(&other)), None);
+        assert!(Tablebase::<Oware>::probe(&db, &start).is_some());
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -70,6 +70,9 @@ pub struct Engine {
     egtb: Option<Arc<crate::solve::Egtb>>,
     /// The file `egtb` came from, as given.
     egtb_path: Option<String>,
+    /// Whether the first `go` since the database, the variant or a variant
+    /// option last changed has said why the database does not fit.
+    egtb_fit_told: bool,
 }
 
 /// Every option a variant of this build has, merged by name.
@@ -195,6 +198,7 @@ impl Engine {
             solve_stop: Arc::new(AtomicBool::new(false)),
             egtb: None,
             egtb_path: None,
+            egtb_fit_told: false,
         }
     }
 
@@ -495,6 +499,7 @@ impl Engine {
                             ));
                             self.egtb = Some(Arc::new(db));
                             self.egtb_path = Some(value.clone());
+                            self.egtb_fit_told = false;
                         })
                         .map_err(|e| format!("EgtbPath '{value}': {e}"))
                 }
@@ -593,6 +598,23 @@ impl Engine {
         self.variant = v;
         self.session = v.visit_solver(NewSession);
         self.shared.tt.clear();
+        self.egtb_fit_told = false;
+    }
+
+    /// A database that does not fit the variant and its rules (another game,
+    /// board or rule set) is not used: the first `go` after either changed
+    /// says so, since the options may be set in any order before it.
+    fn tell_egtb_misfit(&mut self) {
+        if self.egtb_fit_told {
+            return;
+        }
+        self.egtb_fit_told = true;
+        if let (Some(db), Some(path)) = (&self.egtb, &self.egtb_path)
+            && let Err(why) = solve::egtb_fits(&self.variant, db)
+        {
+            self.out
+                .error(&format!("EgtbPath '{path}': {why}; it is not used"));
+        }
     }
 
     fn position(&mut self, args: &[&str]) {
@@ -723,6 +745,7 @@ impl Engine {
                 .error("go: a parameter could not be read, so the search is limited to depth 1");
             limits.depth = Some(1);
         }
+        self.tell_egtb_misfit();
         if solve {
             if solve::solvable(&self.variant) {
                 self.solve_stop = Arc::new(AtomicBool::new(false));

@@ -33,6 +33,34 @@ pub fn solvable(variant: &Variant) -> bool {
     variant.visit_solver(Solvable)
 }
 
+/// Whether the database `db` answers for positions of `variant` under its
+/// current rules, or why not (the engine then does not use it).
+pub fn egtb_fits(variant: &Variant, db: &Egtb) -> Result<(), String> {
+    struct Fits<'a>(&'a Egtb, &'static str);
+    impl Fits<'_> {
+        fn none(&self) -> Result<(), String> {
+            Err(format!(
+                "the database is for {}, and {} has no endgame databases",
+                self.0.game().describe(),
+                self.1
+            ))
+        }
+    }
+    impl SolveVisitor for Fits<'_> {
+        type Output = Result<(), String>;
+        fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<(), String> {
+            self.0.check::<G>(&rules).map_err(|e| e.to_string())
+        }
+        fn solvable<G: SolveGame>(self, _: G::Rules) -> Result<(), String> {
+            self.none()
+        }
+        fn unsolvable<G: Game>(self, _: G::Rules, _: &'static str) -> Result<(), String> {
+            self.none()
+        }
+    }
+    variant.visit_solver(Fits(db, variant.name()))
+}
+
 /// One `go solve`, run by [`Variant::visit_solver`] in the solving thread.
 struct Run {
     token: String,

@@ -29,8 +29,9 @@ pub struct SolveArgs {
     /// Probe this endgame database (built by `kete egtb build`).
     #[arg(long)]
     pub egtb: Option<PathBuf>,
-    /// Build a database of up to this many seeds in memory first (Kalah
-    /// and Oware/Awari); its build time is part of the solve.
+    /// Build a database of up to this many seeds in memory first (Kalah,
+    /// and Oware under the rules chosen); its build time is part of the
+    /// solve.
     #[arg(long)]
     pub egtb_seeds: Option<usize>,
     /// List every best move, not just one.
@@ -323,7 +324,7 @@ pub enum EgtbCommand {
     /// Build a database of all positions with up to N seeds on the board.
     Build {
         /// The variant and its rules, as everywhere (a variant with
-        /// databases: kalah, or oware under the awari rules).
+        /// databases: kalah, or oware under either rule set).
         #[command(flatten)]
         variant: crate::cli::VariantArgs,
         #[arg(long)]

@@ -9,7 +9,7 @@
 //!
 //! File format (little-endian): the 8 bytes `KETEEGTB`, then the format
 //! version (1), the game (0 Kalah, 1 Oware), pits per row, the rule (Kalah:
-//! 0 standard, 1 empty capture; Oware: 0 Awari), the largest seed count and
+//! 0 standard, 1 empty capture; Oware: 0 Awari, 1 Abapa), the largest seed count and
 //! three zero bytes; then the values of every seed count from 0 up, in rank
 //! order; then a 64-bit checksum of the values.
 

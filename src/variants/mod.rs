@@ -226,9 +226,11 @@ pub enum DbGame {
         pits: u8,
         capture: Capture,
     },
-    /// Awari rules: the only rules whose databases kete builds.
+    /// Oware under either rule set: the rules decide which moves are legal
+    /// and how a game ends, so each has its own databases.
     Oware {
         houses: u8,
+        rules: RuleSet,
     },
 }
 
@@ -236,14 +238,14 @@ impl DbGame {
     pub fn pits(&self) -> usize {
         match *self {
             DbGame::Kalah { pits, .. } => pits as usize,
-            DbGame::Oware { houses } => houses as usize,
+            DbGame::Oware { houses, .. } => houses as usize,
         }
     }
 
     pub(crate) fn code(&self) -> [u8; 3] {
         match *self {
             DbGame::Kalah { pits, capture } => [0, pits, (capture == Capture::Empty) as u8],
-            DbGame::Oware { houses } => [1, houses, 0],
+            DbGame::Oware { houses, rules } => [1, houses, (rules == RuleSet::Abapa) as u8],
         }
     }
 
@@ -261,7 +263,14 @@ impl DbGame {
                 pits,
                 capture: Capture::Empty,
             }),
-            [1, _, 0] => Ok(DbGame::Oware { houses: pits }),
+            [1, _, 0] => Ok(DbGame::Oware {
+                houses: pits,
+                rules: RuleSet::Awari,
+            }),
+            [1, _, 1] => Ok(DbGame::Oware {
+                houses: pits,
+                rules: RuleSet::Abapa,
+            }),
             _ => Err(DbError::Format(format!("unknown game or rule {c:?}"))),
         }
     }
@@ -276,7 +285,13 @@ impl DbGame {
                     "standard"
                 }
             ),
-            DbGame::Oware { houses } => format!("oware (awari rules), {houses} houses"),
+            DbGame::Oware { houses, rules } => format!(
+                "oware ({} rules), {houses} houses",
+                match rules {
+                    RuleSet::Awari => "awari",
+                    RuleSet::Abapa => "abapa",
+                }
+            ),
         }
     }
 }
@@ -299,12 +314,13 @@ impl DbGame {
                 seeds: 1,
                 capture,
             }),
-            // All of Awari's seeds, so that the half-of-all-seeds end never
-            // fires with empty stores; a repetition never ends a database line.
-            DbGame::Oware { houses } => visitor.visit::<Oware>(OwareRules {
+            // The most seeds a house may start with, so that the
+            // half-of-all-seeds end never fires with empty stores; a
+            // repetition never ends a database line.
+            DbGame::Oware { houses, rules } => visitor.visit::<Oware>(OwareRules {
                 houses,
                 seeds: oware::MAX_SEEDS,
-                rules: RuleSet::Awari,
+                rules,
                 repetition: Repetition::Split,
             }),
         }

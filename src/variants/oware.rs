@@ -748,12 +748,12 @@ impl OwareEval {
 
 impl DbSpec for Oware {
     fn db_game(rules: &OwareRules) -> Result<DbGame, String> {
-        match rules.rules {
-            RuleSet::Awari => Ok(DbGame::Oware {
-                houses: rules.houses,
-            }),
-            RuleSet::Abapa => Err("databases follow the awari rules; abapa has none".into()),
-        }
+        // Repetition does not matter: databases value endless play as 0
+        // under either option (see `db_note`).
+        Ok(DbGame::Oware {
+            houses: rules.houses,
+            rules: rules.rules,
+        })
     }
 
     #[inline]
@@ -781,7 +781,10 @@ impl DbSpec for Oware {
     }
 
     fn db_max_seeds() -> Option<(usize, &'static str)> {
-        Some((crate::solve::egtb::retrograde::MAX_SEEDS, "all of Awari's"))
+        Some((
+            crate::solve::egtb::retrograde::MAX_SEEDS,
+            "the seeds of 6x4 Oware",
+        ))
     }
 
     fn from_db_board(rules: &OwareRules, board: &[u8]) -> Oware {

@@ -7,9 +7,10 @@
 //! * Kalah: a move that banks nothing moves seeds to the right within the
 //!   mover's own row, so within one count the moves form no cycle and a
 //!   memoised recursion computes each value once.
-//! * Oware (Awari rules): seeds go round, so positions of one count form
-//!   cycles, and endless play is worth 0 to both (the convention of the
-//!   published databases). Retrograde analysis by thresholds: for `t`
+//! * Oware (Awari or Abapa rules, one database each): seeds go round, so
+//!   positions of one count form cycles, and endless play is worth 0 to
+//!   both (the convention of the published Awari databases, kept for
+//!   Abapa). Retrograde analysis by thresholds: for `t`
 //!   from `n` down to 1, the positions whose mover can force a gain of `t`
 //!   or more, or cannot avoid a loss of `t` or more, are found by working
 //!   back from the moves that bank seeds (their values are known from the
@@ -18,10 +19,13 @@
 //!   predecessors once. Positions never decided can force neither: 0.
 //!
 //! Values of the rules' own game ends: a mover with no seeds cannot move
-//! and the opponent takes what is left (−n); in Oware, a move that must
-//! leave the opponent without seeds ends the game and the mover takes
-//! what is left. The builders play the moves with the variants' own
-//! `play`, so no rule is written twice.
+//! and the opponent takes what is left (−n); in Oware under Awari rules, a
+//! move that must leave the opponent without seeds ends the game and the
+//! mover takes what is left (a capture of n); under Abapa, a mover who
+//! cannot feed an opponent without seeds takes what is left (+n), and a
+//! grand slam is a move that captures nothing. The builders play the moves
+//! and read the game ends with the variants' own `play` and `outcome`, so
+//! no rule is written twice.
 
 pub mod retrograde;
 mod verify;
@@ -248,9 +252,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn oware_databases_stop_at_all_of_awaris_seeds() {
+    fn oware_databases_stop_at_all_of_the_seeds() {
         let err = build(
-            DbGame::Oware { houses: 6 },
+            DbGame::Oware {
+                houses: 6,
+                rules: crate::variants::oware::RuleSet::Abapa,
+            },
             49,
             &BuildOptions::default(),
             &mut |_| {},

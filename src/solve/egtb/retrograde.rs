@@ -1,7 +1,8 @@
 //! The builder for games whose positions of one seed count form cycles
-//! (Oware under the Awari rules): retrograde analysis by thresholds, working
-//! back through the moves that bank nothing with the game's own backward
-//! move generation ([`Retrograde`]).
+//! (Oware, under either rule set): retrograde analysis by thresholds,
+//! working back through the moves that bank nothing with the game's own
+//! backward move generation ([`Retrograde`]). Game ends are the variant's
+//! own `outcome`, so the same code builds the Awari and the Abapa databases.
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
@@ -25,6 +26,9 @@ pub trait Retrograde: DbSpec + Game<Move = u8> {
 /// seeds minus what the opponent then makes of the smaller count, or what
 /// the rules' game end gives), `NO_EXIT` if no move banks any, and the
 /// number of legal moves that bank nothing and so stay within the count.
+/// A board on which the game is over (under Abapa, say, the mover cannot
+/// feed an opponent who has none) has the rules' own margin as its exit and
+/// no moves.
 fn exits<G: Retrograde>(
     db: &Egtb,
     rules: &G::Rules,
@@ -34,6 +38,13 @@ fn exits<G: Retrograde>(
 ) -> (i32, u8) {
     let m = board.len() / 2;
     let pos = G::from_db_board(rules, board);
+    if let Some(o) = pos.outcome() {
+        // The stores are empty: the margin is the rules' share of the board.
+        let margin = o
+            .margin_for(crate::game::Side::South)
+            .expect("a game with databases counts seeds at its end");
+        return (margin, 0);
+    }
     pos.legal_moves(moves);
     let mut exit = NO_EXIT;
     let mut inside = 0;
@@ -61,7 +72,8 @@ fn exits<G: Retrograde>(
 pub(crate) const MAX_SEEDS: usize = 48;
 
 /// No move leaves the count: below every value, so that such a position
-/// is lost by the largest margin its moves allow (−n when it has none).
+/// is lost by the largest margin its moves allow. (A position without moves
+/// has its game end's margin as its exit instead.)
 const NO_EXIT: i32 = -(MAX_SEEDS as i32) - 1;
 
 /// While a count is built, a position not yet decided holds `PENDING + exit`
