@@ -8,7 +8,7 @@ pub mod kalah;
 pub mod oware;
 pub mod two_row;
 
-use crate::game::Game;
+use crate::game::{Board, Game};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbError, DbSpec};
 use bao::{Bao, BaoRules};
@@ -62,6 +62,13 @@ pub struct VariantOption {
 pub trait VariantVisitor {
     type Output;
     fn visit<G: Game>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// Something to do with a variant's game type that also draws its board and
+/// traces its moves ([`Variant::visit_board`]).
+pub trait BoardVisitor {
+    type Output;
+    fn visit<G: Board>(self, rules: G::Rules) -> Self::Output;
 }
 
 /// Something to do with a variant's game type that depends on what the
@@ -327,6 +334,16 @@ impl Variant {
             Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => {
                 visitor.unsolvable::<Bao>(*r, NOT_COUNTED)
             }
+        }
+    }
+
+    /// Runs `visitor` with this variant's game type and rules, as a board.
+    pub fn visit_board<V: BoardVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            Variant::Kalah(r) => visitor.visit::<Kalah>(*r),
+            Variant::Oware(r) => visitor.visit::<Oware>(*r),
+            Variant::EnDodoi(r) => visitor.visit::<EnDodoi>(*r),
+            Variant::BaoKujifunza(r) | Variant::BaoKiswahili(r) => visitor.visit::<Bao>(*r),
         }
     }
 
