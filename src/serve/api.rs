@@ -1,0 +1,332 @@
+//! The JSON API: requests name a game (variant, options, start, moves);
+//! answers come from the variant's rules through [`Board`] and from kete's
+//! search.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::game::{Board, GameRecord};
+use crate::protocol::session::{line_text, score_text};
+use crate::search::{self, Settings, Shared, time::Limits};
+use crate::variants::{BoardVisitor, OptionKind, VARIANT_NAMES, Variant};
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The longest search the page may ask for.
+pub const MAX_SEARCH_MS: u64 = 30_000;
+/// Most moves a request may carry.
+const MAX_MOVES: usize = 2000;
+
+/// A refused request: an HTTP status and a message naming the problem.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: u16,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(400, message)
+    }
+}
+
+/// A game as the page holds it.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct GameRequest {
+    variant: String,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+    /// A position token; the variant's start when absent.
+    #[serde(default)]
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    /// `/api/move`: the move to play and trace.
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+    /// `/api/search`: limits and lines.
+    #[serde(default)]
+    movetime_ms: Option<u64>,
+    #[serde(default)]
+    depth: Option<u32>,
+    #[serde(default)]
+    multipv: Option<usize>,
+}
+
+impl GameRequest {
+    fn parse(body: &str) -> Result<GameRequest, ApiError> {
+        let r: GameRequest =
+            serde_json::from_str(body).map_err(|e| ApiError::bad(format!("bad request: {e}")))?;
+        if r.moves.len() > MAX_MOVES {
+            return Err(ApiError::bad(format!(
+                "{} moves: at most {MAX_MOVES}",
+                r.moves.len()
+            )));
+        }
+        Ok(r)
+    }
+
+    fn variant(&self) -> Result<Variant, ApiError> {
+        let mut v = Variant::by_name(&self.variant).map_err(ApiError::bad)?;
+        for (name, value) in &self.options {
+            v.set_option(name, value).map_err(ApiError::bad)?;
+        }
+        Ok(v)
+    }
+}
+
+/// Every variant with its options, for the page's menus.
+pub fn variants() -> Value {
+    let list: Vec<Value> = VARIANT_NAMES
+        .iter()
+        .map(|name| {
+            let v = Variant::by_name(name).expect("a registered variant");
+            let options: Vec<Value> = v
+                .options()
+                .iter()
+                .map(|o| match o.kind {
+                    OptionKind::Spin { min, max, default } => json!({
+                        "name": o.name, "kind": "spin", "min": min, "max": max,
+                        "default": default.to_string(),
+                    }),
+                    OptionKind::Combo { values, default } => json!({
+                        "name": o.name, "kind": "combo", "values": values, "default": default,
+                    }),
+                })
+                .collect();
+            json!({ "name": name, "options": options })
+        })
+        .collect();
+    json!({ "variants": list })
+}
+
+/// `/api/state` and `/api/move`.
+pub fn answer(path: &str, body: &str) -> Result<Value, ApiError> {
+    let req = GameRequest::parse(body)?;
+    let variant = req.variant()?;
+    let traced = path == "/api/move";
+    if traced && req.mv.is_none() {
+        return Err(ApiError::bad("/api/move needs \"move\""));
+    }
+    variant.visit_board(Answer { req, traced })
+}
+
+/// Replays the request's game under `rules`.
+fn replay<G: Board>(rules: &G::Rules, req: &GameRequest) -> Result<GameRecord<G>, ApiError> {
+    let start = match &req.start {
+        Some(t) if !t.trim().is_empty() => {
+            G::from_notation(rules, t).map_err(|e| ApiError::bad(format!("start: {e}")))?
+        }
+        _ => G::start(rules),
+    };
+    let mut record = GameRecord::new(start);
+    for (i, text) in req.moves.iter().enumerate() {
+        record
+            .play_text(text)
+            .map_err(|e| ApiError::bad(format!("move {} '{text}': {e}", i + 1)))?;
+    }
+    Ok(record)
+}
+
+/// What the page draws: the position, its legal moves, the outcome.
+fn state<G: Board>(record: &GameRecord<G>) -> Value {
+    let pos = record.position();
+    let mut moves = Vec::new();
+    record.legal_moves(&mut moves);
+    let legal: Vec<Value> = moves
+        .iter()
+        .map(|&mv| json!({ "text": pos.format_move(mv), "cell": pos.move_cell(mv) }))
+        .collect();
+    let outcome = record.outcome().map(|o| {
+        let reason = record.end_reason();
+        json!({
+            "result": o.result.as_str(),
+            "seeds": o.seeds,
+            "reason": reason.map(|r| r.to_string()),
+            "code": reason.map(|r| r.code()),
+        })
+    });
+    json!({
+        "token": pos.to_notation(),
+        "side": pos.side_to_move(),
+        "cells": pos.cells(),
+        "legal": legal,
+        "outcome": outcome,
+        "diagram": pos.diagram(),
+    })
+}
+
+struct Answer {
+    req: GameRequest,
+    traced: bool,
+}
+
+impl BoardVisitor for Answer {
+    type Output = Result<Value, ApiError>;
+
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<Value, ApiError> {
+        let mut record = replay::<G>(&rules, &self.req)?;
+        if !self.traced {
+            return Ok(state(&record));
+        }
+        let text = self.req.mv.as_deref().unwrap_or_default();
+        let before = record.position().clone();
+        if record.outcome().is_some() {
+            return Err(ApiError::bad("the game is over"));
+        }
+        let mv = before
+            .parse_move(text)
+            .map_err(|e| ApiError::bad(format!("'{text}': {e}")))?;
+        let (_, trace) = before.play_traced(mv);
+        let played = before.format_move(mv);
+        record.play(mv);
+        Ok(json!({
+            "move": played,
+            "before": before.cells(),
+            "trace": trace,
+            "state": state(&record),
+        }))
+    }
+}
+
+/// A search asked for by the page, checked before the stream starts.
+pub struct SearchJob {
+    req: GameRequest,
+    variant: Variant,
+}
+
+impl SearchJob {
+    pub fn new(body: &str) -> Result<SearchJob, ApiError> {
+        let req = GameRequest::parse(body)?;
+        let variant = req.variant()?;
+        if req.movetime_ms.is_none() && req.depth.is_none() {
+            return Err(ApiError::bad("a search needs movetime_ms or depth"));
+        }
+        if req
+            .movetime_ms
+            .is_some_and(|ms| ms == 0 || ms > MAX_SEARCH_MS)
+        {
+            return Err(ApiError::bad(format!(
+                "movetime_ms must be 1..{MAX_SEARCH_MS}"
+            )));
+        }
+        if req.depth.is_some_and(|d| !(1..=64).contains(&d)) {
+            return Err(ApiError::bad("depth must be 1..64"));
+        }
+        if req.multipv.is_some_and(|m| !(1..=8).contains(&m)) {
+            return Err(ApiError::bad("multipv must be 1..8"));
+        }
+        // The game itself is checked here too, so that a bad one gets its
+        // 400 before any event is sent.
+        variant.visit_board(Check(&req))?;
+        Ok(SearchJob { req, variant })
+    }
+
+    /// Runs the search, sending `(event, json)` pairs: `info` for each line
+    /// of progress, then `done` (or `error`). Stops when `stop` is set.
+    pub fn run(self, stop: Arc<AtomicBool>, tx: Sender<(String, String)>) {
+        let variant = self.variant;
+        variant.visit_board(Search {
+            req: self.req,
+            stop,
+            tx,
+        })
+    }
+}
+
+struct Check<'a>(&'a GameRequest);
+
+impl BoardVisitor for Check<'_> {
+    type Output = Result<(), ApiError>;
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<(), ApiError> {
+        let record = replay::<G>(&rules, self.0)?;
+        if record.outcome().is_some() {
+            return Err(ApiError::bad("the game is over: nothing to search"));
+        }
+        Ok(())
+    }
+}
+
+struct Search {
+    req: GameRequest,
+    stop: Arc<AtomicBool>,
+    tx: Sender<(String, String)>,
+}
+
+impl BoardVisitor for Search {
+    type Output = ();
+
+    fn visit<G: Board>(self, rules: G::Rules) {
+        let record = match replay::<G>(&rules, &self.req) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = self
+                    .tx
+                    .send(("error".into(), json!({ "error": e.message }).to_string()));
+                return;
+            }
+        };
+        let root = record.position().clone();
+        let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
+        // Always a time cap: a depth the page asks for may take too long.
+        let limits = Limits {
+            depth: self.req.depth,
+            movetime: Some(Duration::from_millis(
+                self.req.movetime_ms.unwrap_or(MAX_SEARCH_MS),
+            )),
+            ..Limits::default()
+        };
+        let settings = Settings::<G> {
+            multipv: self.req.multipv.unwrap_or(1),
+            ..Settings::default()
+        };
+        let mut shared = Shared::new(16);
+        // The page's stop flag is the search's: a closed page stops it.
+        if let Some(s) = Arc::get_mut(&mut shared) {
+            s.stop = self.stop.clone();
+        }
+        let tx = self.tx.clone();
+        let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
+            let pv: Vec<String> = line_text(&root, &r.pv)
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+            let info = json!({
+                "depth": r.depth,
+                "multipv": r.multipv,
+                "score": score_text(r.score),
+                "cp": r.score,
+                "nodes": r.nodes,
+                "ms": r.time.as_millis() as u64,
+                "pv": pv,
+            });
+            let _ = tx.send(("info".into(), info.to_string()));
+        });
+        let best = result.best.map(|m| root.format_move(m));
+        let done = json!({
+            "best": best,
+            "cell": result.best.map(|m| root.move_cell(m)),
+            "score": score_text(result.score),
+            "cp": result.score,
+            "depth": result.depth,
+            "nodes": result.nodes,
+            "pv": line_text(&root, &result.pv),
+        });
+        let _ = self.tx.send(("done".into(), done.to_string()));
+    }
+}
