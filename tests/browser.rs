@@ -200,7 +200,11 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
         );
         return;
     }
-    let s = Server::start();
+    let games = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tournaments/endodoi-depth6-vs-depth4/games.jsonl"
+    );
+    let s = Server::start_with(&["--games", games]);
     let d = Driver::start();
     let t = Instant::now();
     d.call("POST", "/url", json!({"url": s.url("/")}));
@@ -312,4 +316,44 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
             d.screenshot("bao-kiswahili-played");
         }
     }
+
+    // A replay of a kete-arena game given with --games: choose it, step to
+    // its end through the move list, compare the board at every few moves.
+    d.script(
+        "const g = document.getElementById('gamelist'); g.value = '0'; g.dispatchEvent(new Event('change'));",
+    );
+    let n = d.wait(
+        "the replayed game",
+        "const n = document.querySelectorAll('#movelist li').length; return n > 0 ? n : null;",
+        Duration::from_secs(20),
+    );
+    let n = n.as_u64().unwrap();
+    let noted = d.script(
+        "return [...document.querySelectorAll('#movelist li')].some(li => /cp -?[0-9]+ d[0-9]+/.test(li.textContent));",
+    );
+    assert_eq!(
+        noted,
+        json!(true),
+        "score and depth beside the engines' moves"
+    );
+    let record: Value = serde_json::from_str(
+        std::fs::read_to_string(games)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let replay = json!({"variant": record["variant"], "options": record["options"], "start": record["opening"]["fen"]});
+    for k in (1..=n).step_by(7).chain([n]) {
+        d.script(&format!(
+            "document.querySelectorAll('#movelist li')[{}].click();",
+            k - 1
+        ));
+        d.wait("the replay to step", &format!("return document.getElementById('movesline').value.split(' ').filter(x => x).length === {k};"), Duration::from_secs(20));
+        check_board(&d, &s, replay.clone());
+    }
+    let status = d.script("return document.getElementById('status').getAttribute('data-over');");
+    assert_eq!(status, record["result"]);
+    d.screenshot("replay");
 }

@@ -291,3 +291,47 @@ fn serve_survives_a_page_that_leaves_mid_search() {
     assert!(st == 200 && text.contains("event: done"), "{text}");
     eprintln!("after {:?}", started.elapsed());
 }
+
+#[test]
+fn serve_replays_a_kete_arena_games_file() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tournaments/endodoi-depth6-vs-depth4/games.jsonl"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = Server::start();
+    let (st, v) = s.json("POST", "/api/replay", &text);
+    assert_eq!(st, 200, "{v}");
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(
+        games.len(),
+        text.lines().filter(|l| !l.trim().is_empty()).count()
+    );
+    // Every recorded game replays by the rules to its recorded end.
+    for g in games.iter().take(4) {
+        let moves: Vec<&str> = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap())
+            .collect();
+        let engine_moves = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["opening"].is_null());
+        assert!(
+            engine_moves.clone().any(|m| m["depth"].as_u64().is_some()),
+            "{g}"
+        );
+        let req = json!({"variant": g["variant"], "options": g["options"], "start": g["start"], "moves": moves});
+        let (st, state) = s.json("POST", "/api/state", &req.to_string());
+        assert_eq!(st, 200, "{state}");
+        assert_eq!(state["outcome"]["result"], g["result"], "{g}");
+    }
+    let (st, v) = s.json("POST", "/api/replay", "{\"id\": 1}\nnot json");
+    assert_eq!(st, 400);
+    assert!(v["error"].as_str().unwrap().contains("line 1"), "{v}");
+    let (st, _) = s.json("GET", "/api/replay", "");
+    assert_eq!(st, 404);
+}

@@ -20,6 +20,8 @@ use crate::variants::{BoardVisitor, OptionKind, VARIANT_NAMES, Variant};
 pub const MAX_BODY: usize = 64 * 1024;
 /// The longest search the page may ask for.
 pub const MAX_SEARCH_MS: u64 = 30_000;
+/// The largest `games.jsonl` accepted for a replay, in bytes.
+pub const MAX_GAMES: usize = 32 * 1024 * 1024;
 /// Most moves a request may carry.
 const MAX_MOVES: usize = 2000;
 
@@ -329,4 +331,41 @@ impl BoardVisitor for Search {
         });
         let _ = self.tx.send(("done".into(), done.to_string()));
     }
+}
+
+/// The games of a kete-arena `games.jsonl`, for replaying: each with its
+/// variant and options, start, every move (the opening's first) and, beside
+/// the engines' moves, the score and depth they reported.
+pub fn replay_games(text: &str) -> Result<Value, ApiError> {
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let g: crate::arena::GameLine = serde_json::from_str(line)
+            .map_err(|e| ApiError::bad(format!("games.jsonl line {}: {e}", i + 1)))?;
+        let opening: Vec<Value> = g
+            .opening
+            .moves
+            .iter()
+            .map(|m| json!({ "move": m, "opening": true }))
+            .collect();
+        let moves: Vec<Value> = g
+            .moves
+            .iter()
+            .map(|m| json!({ "move": m.mv, "score": m.score, "depth": m.depth, "ms": m.ms }))
+            .collect();
+        games.push(json!({
+            "id": g.id,
+            "south": g.south,
+            "north": g.north,
+            "variant": g.variant,
+            "options": g.options,
+            "start": g.opening.fen,
+            "moves": opening.into_iter().chain(moves).collect::<Vec<_>>(),
+            "result": g.result,
+            "reason": g.reason,
+        }));
+    }
+    Ok(json!({ "games": games }))
 }

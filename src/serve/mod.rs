@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Context, Result};
 use clap::Args;
 
-pub use api::{ApiError, MAX_BODY, MAX_SEARCH_MS};
+pub use api::{ApiError, MAX_BODY, MAX_GAMES, MAX_SEARCH_MS};
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
@@ -31,11 +31,26 @@ pub struct ServeArgs {
     /// Address to bind; only this machine can connect unless told otherwise.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
+    /// A kete-arena games.jsonl whose games the page offers to replay.
+    #[arg(long, value_name = "FILE")]
+    pub games: Option<std::path::PathBuf>,
 }
 
 /// Serves until the process is stopped. Prints `listening on http://…`
 /// once the socket is bound (the tests wait for that line).
 pub fn run(args: &ServeArgs) -> Result<()> {
+    // Read and checked once, before listening: a bad file is an error at
+    // start, not on the page.
+    let games = match &args.games {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let games = api::replay_games(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message))?;
+            Some(Arc::new(games.to_string()))
+        }
+        None => None,
+    };
     let server = tiny_http::Server::http((args.host.as_str(), args.port))
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -46,12 +61,13 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     for request in server.incoming_requests() {
         // A thread a request: searches stream for seconds and must not hold
         // up the page's other requests.
-        std::thread::spawn(move || handle(request));
+        let games = games.clone();
+        std::thread::spawn(move || handle(request, games));
     }
     Ok(())
 }
 
-fn handle(mut request: tiny_http::Request) {
+fn handle(mut request: tiny_http::Request, games: Option<Arc<String>>) {
     let method = request.method().clone();
     let url = request.url().to_string();
     let path = url.split('?').next().unwrap_or("").to_string();
@@ -73,18 +89,36 @@ fn handle(mut request: tiny_http::Request) {
             return;
         }
         (Get, "/api/variants") => Ok(api::variants()),
-        (Post, "/api/state" | "/api/move" | "/api/search") => match read_body(&mut request) {
-            Err(e) => Err(e),
-            Ok(body) => {
-                if path == "/api/search" {
-                    return stream_search(request, &body);
-                }
-                api::answer(&path, &body)
+        (Get, "/api/replay") => match games {
+            Some(g) => {
+                let _ = request.respond(
+                    tiny_http::Response::from_string(g.as_str())
+                        .with_header(header("Content-Type", "application/json")),
+                );
+                return;
             }
+            None => Err(ApiError::new(404, "no --games file was given")),
         },
-        (_, "/" | "/api/variants" | "/api/state" | "/api/move" | "/api/search") => Err(
-            ApiError::new(405, format!("{method} is not allowed on {path}")),
-        ),
+        (Post, "/api/replay") => {
+            read_body(&mut request, MAX_GAMES).and_then(|body| api::replay_games(&body))
+        }
+        (Post, "/api/state" | "/api/move" | "/api/search") => {
+            match read_body(&mut request, MAX_BODY) {
+                Err(e) => Err(e),
+                Ok(body) => {
+                    if path == "/api/search" {
+                        return stream_search(request, &body);
+                    }
+                    api::answer(&path, &body)
+                }
+            }
+        }
+        (_, "/" | "/api/variants" | "/api/state" | "/api/move" | "/api/search" | "/api/replay") => {
+            Err(ApiError::new(
+                405,
+                format!("{method} is not allowed on {path}"),
+            ))
+        }
         _ => Err(ApiError::new(404, format!("no such page: {path}"))),
     };
     let (status, value) = match result {
@@ -102,25 +136,20 @@ fn header(name: &str, value: &str) -> tiny_http::Header {
     tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
 }
 
-/// The body, refused past [`MAX_BODY`] bytes without reading the rest.
-fn read_body(request: &mut tiny_http::Request) -> Result<String, ApiError> {
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(ApiError::new(
-            413,
-            format!("the body is over {MAX_BODY} bytes"),
-        ));
+/// The body, refused past `limit` bytes without reading the rest.
+fn read_body(request: &mut tiny_http::Request, limit: usize) -> Result<String, ApiError> {
+    let too_big = || ApiError::new(413, format!("the body is over {limit} bytes"));
+    if request.body_length().is_some_and(|n| n > limit) {
+        return Err(too_big());
     }
     let mut body = Vec::new();
     request
         .as_reader()
-        .take(MAX_BODY as u64 + 1)
+        .take(limit as u64 + 1)
         .read_to_end(&mut body)
         .map_err(|e| ApiError::new(400, format!("cannot read the body: {e}")))?;
-    if body.len() > MAX_BODY {
-        return Err(ApiError::new(
-            413,
-            format!("the body is over {MAX_BODY} bytes"),
-        ));
+    if body.len() > limit {
+        return Err(too_big());
     }
     String::from_utf8(body).map_err(|_| ApiError::new(400, "the body is not UTF-8"))
 }

@@ -20,8 +20,14 @@ impl Drop for Server {
 
 impl Server {
     pub fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server given more arguments (`--games FILE`).
+    pub fn start_with(more: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kete"))
             .args(["serve", "--port", "0"])
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

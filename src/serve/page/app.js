@@ -2,7 +2,8 @@
 // the steps of each move come from the server (/api/*).
 "use strict";
 const $ = (id) => document.getElementById(id);
-const game = { variant: "kalah", options: {}, start: null, moves: [], redo: [], view: 0 };
+const game = { variant: "kalah", options: {}, start: null, moves: [], redo: [], view: 0, notes: [] };
+let replays = [];
 let variants = [];
 let current = null;       // the last /api/state answer for the shown ply
 let flipped = false;
@@ -13,7 +14,8 @@ let searchAbort = null;
 
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body) });
   const j = await r.json();
   if (!r.ok) throw new Error(j.error || r.statusText);
   return j;
@@ -114,7 +116,7 @@ async function refresh() {
   list.innerHTML = "";
   game.moves.forEach((m, k) => {
     const li = document.createElement("li");
-    li.textContent = m;
+    li.textContent = m + (game.notes[k] ? "  " + game.notes[k] : "");
     if (k + 1 === game.view) li.className = "current";
     li.addEventListener("click", () => { game.view = k + 1; hintCell = null; refresh().catch(showError); });
     list.appendChild(li);
@@ -146,6 +148,7 @@ async function play(text) {
     const r = await api("/api/move", request({ move: text }));
     game.moves = game.moves.slice(0, game.view);
     game.moves.push(r.move);
+    game.notes = game.notes.slice(0, game.view);
     game.view = game.moves.length;
     game.redo = [];
     hintCell = null;
@@ -272,7 +275,7 @@ function newGame() {
   for (const i of $("options").querySelectorAll("[data-option]")) game.options[i.dataset.option] = String(i.value);
   const t = $("starttoken").value.trim();
   game.start = t || null;
-  game.moves = []; game.redo = []; game.view = 0;
+  game.moves = []; game.redo = []; game.view = 0; game.notes = [];
   hintCell = null; lastCell = null;
   if (searchAbort) searchAbort.abort();
   $("search").textContent = ""; $("note").textContent = "";
@@ -311,4 +314,51 @@ async function init() {
   await newGame();
 }
 
-init().catch(showError);
+// A recorded game: both players human, so nothing moves by itself; the move
+// list, undo and redo step through it.
+function showReplays(list) {
+  replays = list;
+  const sel = $("gamelist");
+  sel.innerHTML = `<option value="">(choose one of ${list.length} games)</option>`;
+  list.forEach((g, k) => {
+    const o = document.createElement("option");
+    o.value = k;
+    o.textContent = `#${g.id} ${g.variant}: ${g.south} – ${g.north}, ${g.result}`;
+    sel.appendChild(o);
+  });
+}
+
+function openReplay(k) {
+  const g = replays[k];
+  if (!g) return;
+  $("south").value = "human"; $("north").value = "human";
+  $("variant").value = g.variant;
+  optionsUI();
+  for (const i of $("options").querySelectorAll("[data-option]")) {
+    if (g.options[i.dataset.option] !== undefined) i.value = g.options[i.dataset.option];
+  }
+  game.variant = g.variant; game.options = g.options; game.start = g.start || null;
+  game.moves = g.moves.map((m) => m.move);
+  game.notes = g.moves.map((m) => m.opening ? "(opening)" : [m.score, m.depth !== undefined && m.depth !== null ? "d" + m.depth : ""].filter(Boolean).join(" "));
+  game.view = 0; game.redo = [];
+  hintCell = null; lastCell = null;
+  $("status").textContent = "";
+  $("note").textContent = `${g.south} – ${g.north}: ${g.result}, ${g.reason}`;
+  refresh().catch(showError);
+}
+
+async function initReplay() {
+  $("gamelist").addEventListener("change", (e) => openReplay(parseInt(e.target.value, 10)));
+  $("gamesfile").addEventListener("change", async (e) => {
+    const f = e.target.files[0];
+    if (!f) return;
+    try {
+      showReplays((await api("/api/replay", await f.text())).games);
+      if (replays.length) { $("gamelist").value = "0"; openReplay(0); }
+    } catch (err) { showError(err); }
+  });
+  const r = await fetch("/api/replay");
+  if (r.ok) showReplays((await r.json()).games);
+}
+
+init().then(initReplay).catch(showError);
