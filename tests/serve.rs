@@ -335,3 +335,43 @@ fn serve_replays_a_kete_arena_games_file() {
     let (st, _) = s.json("GET", "/api/replay", "");
     assert_eq!(st, 404);
 }
+
+#[test]
+fn serve_solves_small_counting_positions_exactly() {
+    let s = Server::start();
+    // Kalah(4,1): small enough to solve at once from the start.
+    let body = json!({"variant": "kalah", "options": {"Pits": "4", "Seeds": "1"}, "moves": ["A"], "solve_ms": 20000});
+    let (st, v) = s.json("POST", "/api/solve", &body.to_string());
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["exact"], true, "{v}");
+    let best = v["best"].as_array().unwrap();
+    assert!(!best.is_empty());
+    // The value agrees with the solve subcommand's (South's margin there).
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .args(["solve", "--variant", "kalah", "--pits", "4", "--seeds", "1"])
+        .args(["--fen", "0-2-1-1-1-1-1-1-0-0-N", "--all-best"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "value").unwrap();
+    let south: i64 = words[at + 1].parse().unwrap();
+    // North is to move: the page's value is North's margin.
+    assert_eq!(v["side"], "north");
+    assert_eq!(v["value"].as_i64().unwrap(), -south, "{text}");
+    let cli_best: Vec<&str> = words[at + 3..]
+        .iter()
+        .take_while(|w| w.len() == 1)
+        .copied()
+        .collect();
+    let api_best: Vec<&str> = best.iter().map(|b| b.as_str().unwrap()).collect();
+    assert_eq!(api_best, cli_best, "{text}");
+    let (st, v) = s.json("POST", "/api/solve", r#"{"variant":"bao-kiswahili"}"#);
+    assert_eq!(st, 400);
+    assert!(
+        v["error"].as_str().unwrap().contains("cannot be solved"),
+        "{v}"
+    );
+    let (st, _) = s.json("POST", "/api/solve", r#"{"variant":"kalah","solve_ms":0}"#);
+    assert_eq!(st, 400);
+}

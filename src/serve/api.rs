@@ -11,10 +11,11 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::game::{Board, GameRecord};
+use crate::game::{Board, Game, GameRecord};
 use crate::protocol::session::{line_text, score_text};
 use crate::search::{self, Settings, Shared, time::Limits};
-use crate::variants::{BoardVisitor, OptionKind, VARIANT_NAMES, Variant};
+use crate::solve::{SolveGame, SolveOptions, solve_with_tablebase};
+use crate::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -67,6 +68,9 @@ struct GameRequest {
     depth: Option<u32>,
     #[serde(default)]
     multipv: Option<usize>,
+    /// `/api/solve`: how long the solver may try.
+    #[serde(default)]
+    solve_ms: Option<u64>,
 }
 
 impl GameRequest {
@@ -128,7 +132,7 @@ pub fn answer(path: &str, body: &str) -> Result<Value, ApiError> {
 }
 
 /// Replays the request's game under `rules`.
-fn replay<G: Board>(rules: &G::Rules, req: &GameRequest) -> Result<GameRecord<G>, ApiError> {
+fn replay<G: Game>(rules: &G::Rules, req: &GameRequest) -> Result<GameRecord<G>, ApiError> {
     let start = match &req.start {
         Some(t) if !t.trim().is_empty() => {
             G::from_notation(rules, t).map_err(|e| ApiError::bad(format!("start: {e}")))?
@@ -368,4 +372,80 @@ pub fn replay_games(text: &str) -> Result<Value, ApiError> {
         }));
     }
     Ok(json!({ "games": games }))
+}
+
+/// `/api/solve`: the exact value and best moves of a counting game's
+/// position, if kete's solver proves them within the time given (at most
+/// [`MAX_SEARCH_MS`]); otherwise its estimate, marked not exact.
+pub fn solve(body: &str) -> Result<Value, ApiError> {
+    let req = GameRequest::parse(body)?;
+    let variant = req.variant()?;
+    let ms = req.solve_ms.unwrap_or(5000);
+    if ms == 0 || ms > MAX_SEARCH_MS {
+        return Err(ApiError::bad(format!(
+            "solve_ms must be 1..{MAX_SEARCH_MS}"
+        )));
+    }
+    variant.visit_solver(Solve { req, ms })
+}
+
+struct Solve {
+    req: GameRequest,
+    ms: u64,
+}
+
+impl Solve {
+    fn run<G: SolveGame>(self, rules: G::Rules) -> Result<Value, ApiError> {
+        let record = replay::<G>(&rules, &self.req)?;
+        if record.outcome().is_some() {
+            return Err(ApiError::bad("the game is over: nothing to solve"));
+        }
+        let pos = record.position().clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        // The time cap: a timer that gives up on the solver's behalf.
+        let timer = {
+            let (stop, done) = (stop.clone(), done.clone());
+            let deadline = std::time::Instant::now() + Duration::from_millis(self.ms);
+            std::thread::spawn(move || {
+                use std::sync::atomic::Ordering::Relaxed;
+                while !done.load(Relaxed) && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                stop.store(true, Relaxed);
+            })
+        };
+        let opts = SolveOptions {
+            hash_mb: 64,
+            all_best: true,
+            stop: Some(stop),
+            ..SolveOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let r = solve_with_tablebase(&pos, &opts, None, &mut |_| {});
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = timer.join();
+        let best: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
+        Ok(json!({
+            "exact": r.complete,
+            "value": r.value,
+            "side": pos.side_to_move(),
+            "best": best,
+            "nodes": r.nodes,
+            "ms": started.elapsed().as_millis() as u64,
+        }))
+    }
+}
+
+impl SolveVisitor for Solve {
+    type Output = Result<Value, ApiError>;
+    fn with_databases<G: crate::solve::db::DbSpec>(self, rules: G::Rules) -> Self::Output {
+        self.run::<G>(rules)
+    }
+    fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output {
+        self.run::<G>(rules)
+    }
+    fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Self::Output {
+        Err(ApiError::bad(format!("this game cannot be solved: {why}")))
+    }
 }

@@ -99,6 +99,7 @@ fn handle(mut request: tiny_http::Request, games: Option<Arc<String>>) {
             }
             None => Err(ApiError::new(404, "no --games file was given")),
         },
+        (Post, "/api/solve") => read_body(&mut request, MAX_BODY).and_then(|b| api::solve(&b)),
         (Post, "/api/replay") => {
             read_body(&mut request, MAX_GAMES).and_then(|body| api::replay_games(&body))
         }
@@ -113,12 +114,14 @@ fn handle(mut request: tiny_http::Request, games: Option<Arc<String>>) {
                 }
             }
         }
-        (_, "/" | "/api/variants" | "/api/state" | "/api/move" | "/api/search" | "/api/replay") => {
-            Err(ApiError::new(
-                405,
-                format!("{method} is not allowed on {path}"),
-            ))
-        }
+        (
+            _,
+            "/" | "/api/variants" | "/api/state" | "/api/move" | "/api/search" | "/api/replay"
+            | "/api/solve",
+        ) => Err(ApiError::new(
+            405,
+            format!("{method} is not allowed on {path}"),
+        )),
         _ => Err(ApiError::new(404, format!("no such page: {path}"))),
     };
     let (status, value) = match result {

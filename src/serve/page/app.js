@@ -300,6 +300,18 @@ async function init() {
     const d = await search(limits(), (i) => { $("search").textContent = infoText({ 1: i }); }).catch(showError);
     if (d && d.best) play(d.best).catch(showError);
   });
+  $("solve").addEventListener("click", async () => {
+    if (busy || !current || current.outcome) return;
+    $("search").textContent = "solving (at most 10 s)…";
+    try {
+      const r = await api("/api/solve", request({ solve_ms: 10000 }));
+      const who = r.side === "south" ? "South" : "North";
+      $("search").textContent = r.exact
+        ? `exact: ${r.value > 0 ? "+" : ""}${r.value} seeds for ${who} (to move) with best play; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms)`
+        : `not solved within 10 s (estimate ${r.value} for ${who}, ${r.nodes} nodes)`;
+      $("search").setAttribute("data-solve", r.exact ? r.best.join(" ") : "");
+    } catch (e) { showError(e); }
+  });
   $("undo").addEventListener("click", () => {
     if (game.view === 0) return;
     if (searchAbort) searchAbort.abort();
