@@ -375,3 +375,34 @@ fn serve_solves_small_counting_positions_exactly() {
     let (st, _) = s.json("POST", "/api/solve", r#"{"variant":"kalah","solve_ms":0}"#);
     assert_eq!(st, 400);
 }
+
+#[test]
+fn serve_drives_an_external_engine() {
+    // kete itself, as a separate process speaking the protocol.
+    let s = common::http::Server::start_with(&["--engine", env!("CARGO_BIN_EXE_kete")]);
+    let body =
+        json!({"variant": "oware", "options": {"Rules": "abapa"}, "moves": ["C", "d"], "depth": 4});
+    let (st, text) = s.request("POST", "/api/search", &body.to_string());
+    assert_eq!(st, 200);
+    let data = text
+        .split("\n\n")
+        .find(|b| b.starts_with("event: done"))
+        .and_then(|b| b.lines().find_map(|l| l.strip_prefix("data: ")))
+        .unwrap_or_else(|| panic!("no done event: {text}"));
+    let done: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(done["engine"], "kete", "{done}");
+    assert_eq!(done["depth"], 4, "{done}");
+    let (_, state) = s.json(
+        "POST",
+        "/api/state",
+        &json!({"variant": "oware", "options": {"Rules": "abapa"}, "moves": ["C", "d"]})
+            .to_string(),
+    );
+    let legal: Vec<&Value> = state["legal"].as_array().unwrap().iter().collect();
+    assert!(
+        legal
+            .iter()
+            .any(|m| m["text"] == done["best"] && m["cell"] == done["cell"]),
+        "{done}"
+    );
+}

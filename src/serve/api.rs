@@ -213,10 +213,14 @@ impl BoardVisitor for Answer {
 pub struct SearchJob {
     req: GameRequest,
     variant: Variant,
+    engine: Option<Arc<crate::arena::EngineConfig>>,
 }
 
 impl SearchJob {
-    pub fn new(body: &str) -> Result<SearchJob, ApiError> {
+    pub fn new(
+        body: &str,
+        engine: Option<Arc<crate::arena::EngineConfig>>,
+    ) -> Result<SearchJob, ApiError> {
         let req = GameRequest::parse(body)?;
         let variant = req.variant()?;
         if req.movetime_ms.is_none() && req.depth.is_none() {
@@ -239,12 +243,24 @@ impl SearchJob {
         // The game itself is checked here too, so that a bad one gets its
         // 400 before any event is sent.
         variant.visit_board(Check(&req))?;
-        Ok(SearchJob { req, variant })
+        Ok(SearchJob {
+            req,
+            variant,
+            engine,
+        })
     }
 
     /// Runs the search, sending `(event, json)` pairs: `info` for each line
     /// of progress, then `done` (or `error`). Stops when `stop` is set.
     pub fn run(self, stop: Arc<AtomicBool>, tx: Sender<(String, String)>) {
+        if let Some(cfg) = &self.engine {
+            let (name, data) = match external(cfg, &self.variant, &self.req) {
+                Ok(done) => ("done", done),
+                Err(e) => ("error", json!({ "error": e.message })),
+            };
+            let _ = tx.send((name.into(), data.to_string()));
+            return;
+        }
         let variant = self.variant;
         variant.visit_board(Search {
             req: self.req,
@@ -447,5 +463,61 @@ impl SolveVisitor for Solve {
     }
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Self::Output {
         Err(ApiError::bad(format!("this game cannot be solved: {why}")))
+    }
+}
+
+/// A search by an external engine, started for this one request and driven
+/// through kete-arena's engine code; its move is checked by the rules.
+fn external(
+    cfg: &crate::arena::EngineConfig,
+    variant: &Variant,
+    req: &GameRequest,
+) -> Result<Value, ApiError> {
+    use crate::arena::engine::EngineProcess;
+    let fail = |f: crate::arena::engine::Failure| {
+        ApiError::new(502, format!("engine {}: {}", cfg.name, f.detail))
+    };
+    let setup = Duration::from_secs(10);
+    let mut engine = EngineProcess::start(cfg).map_err(fail)?;
+    engine.handshake(cfg, variant, setup).map_err(fail)?;
+    engine.new_game(setup).map_err(fail)?;
+    let base = match &req.start {
+        Some(t) if !t.trim().is_empty() => format!("position fen {t}"),
+        _ => "position startpos".to_string(),
+    };
+    let position = crate::arena::play::position_command(&base, &req.moves, &cfg.movesep);
+    let ms = req.movetime_ms.unwrap_or(MAX_SEARCH_MS);
+    let go = match req.depth {
+        Some(d) => format!("go depth {d} movetime {ms}"),
+        None => format!("go movetime {ms}"),
+    };
+    let reply = engine
+        .go(&position, &go, Duration::from_millis(ms) + setup)
+        .map_err(fail)?;
+    engine.quit();
+    let cell = variant.visit_board(MoveCell(req, &reply.mv))?;
+    Ok(json!({
+        "best": reply.mv,
+        "cell": cell,
+        "score": reply.score,
+        "depth": reply.depth,
+        "engine": cfg.name,
+        "ms": reply.elapsed.as_millis() as u64,
+    }))
+}
+
+/// The cell of a move text in the request's position, refusing an illegal
+/// one.
+struct MoveCell<'a>(&'a GameRequest, &'a str);
+
+impl BoardVisitor for MoveCell<'_> {
+    type Output = Result<usize, ApiError>;
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<usize, ApiError> {
+        let record = replay::<G>(&rules, self.0)?;
+        let pos = record.position();
+        let mv = pos
+            .parse_move(self.1)
+            .map_err(|e| ApiError::new(502, format!("the engine's move '{}': {e}", self.1)))?;
+        Ok(pos.move_cell(mv))
     }
 }

@@ -34,6 +34,21 @@ pub struct ServeArgs {
     /// A kete-arena games.jsonl whose games the page offers to replay.
     #[arg(long, value_name = "FILE")]
     pub games: Option<std::path::PathBuf>,
+    /// An engine that speaks the protocol, driven by kete-arena's engine
+    /// code, instead of kete's own search in-process (its progress is not
+    /// streamed: the page sees its move, score and depth).
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// An argument for `--engine` (repeatable).
+    #[arg(long = "engine-arg", value_name = "ARG", allow_hyphen_values = true)]
+    pub engine_args: Vec<String>,
+}
+
+/// What every request may need besides itself.
+#[derive(Clone)]
+struct Shared {
+    games: Option<Arc<String>>,
+    engine: Option<Arc<crate::arena::EngineConfig>>,
 }
 
 /// Serves until the process is stopped. Prints `listening on http://…`
@@ -51,6 +66,18 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         }
         None => None,
     };
+    let engine = args.engine.as_ref().map(|cmd| {
+        let mut cfg = crate::arena::EngineConfig {
+            cmd: cmd.clone(),
+            args: args.engine_args.clone(),
+            ..Default::default()
+        };
+        cfg.name = std::path::Path::new(cmd)
+            .file_name()
+            .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned());
+        Arc::new(cfg)
+    });
+    let context = Shared { games, engine };
     let server = tiny_http::Server::http((args.host.as_str(), args.port))
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -61,13 +88,13 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     for request in server.incoming_requests() {
         // A thread a request: searches stream for seconds and must not hold
         // up the page's other requests.
-        let games = games.clone();
-        std::thread::spawn(move || handle(request, games));
+        let context = context.clone();
+        std::thread::spawn(move || handle(request, context));
     }
     Ok(())
 }
 
-fn handle(mut request: tiny_http::Request, games: Option<Arc<String>>) {
+fn handle(mut request: tiny_http::Request, context: Shared) {
     let method = request.method().clone();
     let url = request.url().to_string();
     let path = url.split('?').next().unwrap_or("").to_string();
@@ -89,7 +116,7 @@ fn handle(mut request: tiny_http::Request, games: Option<Arc<String>>) {
             return;
         }
         (Get, "/api/variants") => Ok(api::variants()),
-        (Get, "/api/replay") => match games {
+        (Get, "/api/replay") => match context.games {
             Some(g) => {
                 let _ = request.respond(
                     tiny_http::Response::from_string(g.as_str())
@@ -108,7 +135,7 @@ fn handle(mut request: tiny_http::Request, games: Option<Arc<String>>) {
                 Err(e) => Err(e),
                 Ok(body) => {
                     if path == "/api/search" {
-                        return stream_search(request, &body);
+                        return stream_search(request, &body, context.engine);
                     }
                     api::answer(&path, &body)
                 }
@@ -160,8 +187,12 @@ fn read_body(request: &mut tiny_http::Request, limit: usize) -> Result<String, A
 /// A search whose progress goes to the page as server-sent events, written
 /// by hand in chunked encoding so that each event leaves at once. A write
 /// that fails means the page went away: the search is stopped.
-fn stream_search(request: tiny_http::Request, body: &str) {
-    let job = match api::SearchJob::new(body) {
+fn stream_search(
+    request: tiny_http::Request,
+    body: &str,
+    engine: Option<Arc<crate::arena::EngineConfig>>,
+) {
+    let job = match api::SearchJob::new(body, engine) {
         Ok(j) => j,
         Err(e) => {
             let _ = request.respond(
