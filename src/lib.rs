@@ -15,6 +15,7 @@ pub mod perft;
 pub mod play;
 pub mod protocol;
 pub mod search;
+pub mod serve;
 pub mod solve;
 pub mod tune;
 pub mod variants;

@@ -46,6 +46,8 @@ enum Command {
     },
     /// Play a game against the engine on the terminal.
     Play(kete::play::PlayArgs),
+    /// Serve a board in the browser: play, hints and analysis.
+    Serve(kete::serve::ServeArgs),
 }
 
 #[derive(Args)]
@@ -165,6 +167,7 @@ fn run() -> Result<()> {
             clap_complete::generate(shell, &mut Cli::command(), "kete", &mut std::io::stdout());
             Ok(())
         }
+        Some(Command::Serve(a)) => kete::serve::run(&a),
         Some(Command::Play(a)) => {
             use std::io::IsTerminal;
             let echo = !std::io::stdin().is_terminal();

@@ -7,7 +7,9 @@
 
 use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
-use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{
+    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side, TraceStep,
+};
 use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
 use std::sync::LazyLock;
@@ -194,6 +196,62 @@ impl EnDodoi {
     fn can_move(&self) -> bool {
         self.candidates()
             .any(|mv| matches!(self.sow(mv), Sowing::Ends(_)))
+    }
+}
+
+impl Board for EnDodoi {
+    fn cells(&self) -> Vec<Cell> {
+        two_row::cells(
+            &self.board(),
+            [self.captured(Side::South), self.captured(Side::North)],
+        )
+    }
+
+    fn move_cell(&self, mv: HoleMove) -> usize {
+        self.row(self.side).start + mv as usize
+    }
+
+    /// Sows seed by seed, lifting again wherever the last seed falls in an
+    /// occupied hole (a second telling of `sow`). The move must be legal,
+    /// so it ends.
+    fn play_traced(&self, mv: HoleMove) -> (EnDodoi, Vec<TraceStep>) {
+        let ring = 2 * self.m();
+        let (me, them) = (self.side, self.side.other());
+        let captured = [self.captured(Side::South), self.captured(Side::North)];
+        let mut t = two_row::Tracer::new(&self.board(), captured);
+        let mut at = t.pit(me, mv as usize);
+        let mut laps = 0u64;
+        loop {
+            if laps > 0 {
+                t.note(format!("relay lap {}", laps + 1));
+            }
+            laps += 1;
+            let mut hand = t.lift(at);
+            while hand > 0 {
+                at = (at + 1) % ring;
+                t.drop_seed(at);
+                hand -= 1;
+            }
+            if t.cells[at] == 1 {
+                break;
+            }
+        }
+        if let Some((side, i)) = t.owner(at)
+            && side == me
+        {
+            let facing = t.pit(them, self.m() - 1 - i);
+            if t.cells[facing] > 0 {
+                t.note(format!(
+                    "capture: the last seed and the seeds of hole {}",
+                    two_row::pit_letter(them, self.m() - 1 - i)
+                ));
+                t.take(facing, t.store(me));
+                t.take(at, t.store(me));
+            }
+        }
+        let next = EnDodoi::from_notation(&self.rules(), &t.token(them))
+            .expect("a traced move keeps every seed");
+        (next, t.steps)
     }
 }
 

@@ -10,8 +10,8 @@ mod egtb;
 
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
-    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_value,
-    linear_value_terms,
+    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side,
+    TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
@@ -328,6 +328,63 @@ impl Game for Kalah {
 
     fn diagram(&self) -> String {
         two_row::diagram(&self.board(), self.stores())
+    }
+}
+
+impl Board for Kalah {
+    fn cells(&self) -> Vec<Cell> {
+        two_row::cells(&self.board(), self.stores())
+    }
+
+    fn move_cell(&self, mv: PitMove) -> usize {
+        self.side.index() * self.pits as usize + mv as usize
+    }
+
+    /// Sows seed by seed round the mover's own pits, his store and the
+    /// opponent's pits (a second telling of `play`, which adds whole rows).
+    fn play_traced(&self, mv: PitMove) -> (Kalah, Vec<TraceStep>) {
+        let m = self.pits as usize;
+        let (me, them) = (self.side, self.side.other());
+        let mut t = two_row::Tracer::new(&self.board(), self.stores());
+        let ring: Vec<usize> = (0..m)
+            .map(|i| t.pit(me, i))
+            .chain([t.store(me)])
+            .chain((0..m).map(|i| t.pit(them, i)))
+            .collect();
+        let mut k = mv as usize;
+        let mut last = ring[k];
+        let mut hand = t.lift(last);
+        while hand > 0 {
+            k = (k + 1) % ring.len();
+            last = ring[k];
+            t.drop_seed(last);
+            hand -= 1;
+        }
+        let extra_turn = last == t.store(me);
+        if let Some((side, i)) = t.owner(last)
+            && side == me
+            && t.cells[last] == 1
+        {
+            let facing = t.pit(them, m - 1 - i);
+            if t.cells[facing] > 0 || self.capture == Capture::Empty {
+                t.note(format!(
+                    "capture: the last seed and the seeds of pit {}",
+                    two_row::pit_letter(them, m - 1 - i)
+                ));
+                t.take(facing, t.store(me));
+                t.take(last, t.store(me));
+            }
+        }
+        if t.row_seeds(me) == 0 || t.row_seeds(them) == 0 {
+            t.note("a row is empty: each player banks the seeds on his side");
+            t.bank_rows();
+        } else if extra_turn {
+            t.note("the last seed fell in the store: another turn");
+        }
+        let side = if extra_turn { me } else { them };
+        let next = Kalah::from_notation(&self.rules(), &t.token(side))
+            .expect("a traced move keeps every seed");
+        (next, t.steps)
     }
 }
 

@@ -12,7 +12,7 @@ pub mod two_row;
 #[path = "../../tests/toy/game.rs"]
 pub mod toy;
 
-use crate::game::Game;
+use crate::game::{Board, Game};
 use crate::options::{self, RuleOptions};
 use crate::solve::SolveGame;
 use crate::solve::db::{DbError, DbSpec};
@@ -28,6 +28,13 @@ pub use crate::options::{OptionKind, VariantOption};
 pub trait VariantVisitor {
     type Output;
     fn visit<G: Game>(self, rules: G::Rules) -> Self::Output;
+}
+
+/// Something to do with a variant's game type that also draws its board and
+/// traces its moves ([`Variant::visit_board`]).
+pub trait BoardVisitor {
+    type Output;
+    fn visit<G: Board>(self, rules: G::Rules) -> Self::Output;
 }
 
 /// Something to do with a variant's game type that depends on what the
@@ -103,6 +110,14 @@ macro_rules! registry {
 
             /// Runs `visitor` with this variant's game type and rules.
             pub fn visit<V: VariantVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(r) => visitor.visit::<$game>(*r), )+
+                }
+            }
+
+            /// Runs `visitor` with this variant's game type and rules, as a
+            /// board.
+            pub fn visit_board<V: BoardVisitor>(&self, visitor: V) -> V::Output {
                 match self {
                     $( $(#[$attr])* Variant::$entry(r) => visitor.visit::<$game>(*r), )+
                 }

@@ -6,8 +6,8 @@
 
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
-    EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side, linear_value,
-    linear_value_terms,
+    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side,
+    TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
@@ -345,6 +345,70 @@ impl Oware {
         } else {
             format!("{letter} leaves the opponent without seeds while another move gives him some")
         })
+    }
+}
+
+impl Board for Oware {
+    fn cells(&self) -> Vec<Cell> {
+        two_row::cells(
+            self.houses(),
+            [self.store(Side::South), self.store(Side::North)],
+        )
+    }
+
+    fn move_cell(&self, mv: HouseMove) -> usize {
+        self.row_range(self.side).start + mv as usize
+    }
+
+    /// Sows seed by seed, skipping the house sown from, then takes the
+    /// captures house by house backward (a second telling of `play`).
+    fn play_traced(&self, mv: HouseMove) -> (Oware, Vec<TraceStep>) {
+        let ring = 2 * self.m();
+        let (me, them) = (self.side, self.side.other());
+        let mut t = two_row::Tracer::new(
+            self.houses(),
+            [self.store(Side::South), self.store(Side::North)],
+        );
+        let from = t.pit(me, mv as usize);
+        let mut hand = t.lift(from);
+        let mut last = from;
+        while hand > 0 {
+            last = (last + 1) % ring;
+            if last != from {
+                t.drop_seed(last);
+                hand -= 1;
+            }
+        }
+        let opp = self.row_range(them);
+        let mut chain = Vec::new();
+        let mut h = last;
+        while opp.contains(&h) && (t.cells[h] == 2 || t.cells[h] == 3) {
+            chain.push(h);
+            if h == opp.start {
+                break;
+            }
+            h -= 1;
+        }
+        let taken: u32 = chain.iter().map(|&h| t.cells[h]).sum();
+        let grand_slam = taken > 0 && taken == t.row_seeds(them);
+        if grand_slam && self.rules == RuleSet::Abapa {
+            t.note("a grand slam captures nothing under the abapa rules");
+        } else if taken > 0 {
+            t.note(format!("capture of {taken} seeds"));
+            for h in chain {
+                t.take(h, t.store(me));
+            }
+        }
+        if self.rules == RuleSet::Awari && t.row_seeds(them) == 0 {
+            t.note("the opponent cannot move: the mover takes every seed left");
+            for h in 0..ring {
+                t.take(h, t.store(me));
+            }
+        }
+        let board: Vec<u8> = t.cells[..ring].iter().map(|&v| v as u8).collect();
+        let stores = [t.cells[ring], t.cells[ring + 1]];
+        let next = Oware::from_houses(&Game::rules(self), &board, stores, them);
+        (next, t.steps)
     }
 }
 

@@ -2,7 +2,7 @@
 //! the position token `pits-…-store-store-side`. Only notation lives here; each
 //! game keeps its own rules.
 
-use crate::game::{MoveError, NotationError, Side};
+use crate::game::{Cell, CellKind, MoveError, NotationError, Side, TraceStep};
 
 /// Most pits per row any two-row variant supports.
 pub const MAX_PITS: usize = 8;
@@ -236,6 +236,130 @@ pub fn diagram(board: &[u8], stores: [u32; 2]) -> String {
     }
     out.push('\n');
     out
+}
+
+/// The cells of a two-row board as [`crate::game::Board`] lists them: the
+/// pits in sowing order from South's first, then South's and North's store.
+pub fn cells(board: &[u8], stores: [u32; 2]) -> Vec<Cell> {
+    let m = board.len() / 2;
+    let pit = |i: usize| {
+        let (side, col) = if i < m {
+            (Side::South, i)
+        } else {
+            (Side::North, i - m)
+        };
+        Cell {
+            side,
+            kind: CellKind::Pit,
+            row: 0,
+            col: col as u8,
+            name: pit_letter(side, col).to_string(),
+            seeds: board[i] as u32,
+            marks: Vec::new(),
+        }
+    };
+    let store = |side: Side| Cell {
+        side,
+        kind: CellKind::Store,
+        row: 0,
+        col: m as u8,
+        name: format!("{}-store", side.letter()),
+        seeds: stores[side.index()],
+        marks: Vec::new(),
+    };
+    (0..2 * m)
+        .map(pit)
+        .chain([store(Side::South), store(Side::North)])
+        .collect()
+}
+
+/// A two-row board played seed by seed, writing down each step: the slow
+/// second telling of a move that a traced `play` is made of. Cells are
+/// numbered as [`cells`] numbers them.
+pub struct Tracer {
+    pub cells: Vec<u32>,
+    pub steps: Vec<TraceStep>,
+    pub m: usize,
+}
+
+impl Tracer {
+    pub fn new(board: &[u8], stores: [u32; 2]) -> Tracer {
+        let mut cells: Vec<u32> = board.iter().map(|&v| v as u32).collect();
+        cells.extend(stores);
+        Tracer {
+            cells,
+            steps: Vec::new(),
+            m: board.len() / 2,
+        }
+    }
+
+    pub fn pit(&self, side: Side, index: usize) -> usize {
+        side.index() * self.m + index
+    }
+
+    pub fn store(&self, side: Side) -> usize {
+        2 * self.m + side.index()
+    }
+
+    /// The side whose row holds cell `c`, and its index there; `None` for a
+    /// store.
+    pub fn owner(&self, c: usize) -> Option<(Side, usize)> {
+        match c {
+            _ if c < self.m => Some((Side::South, c)),
+            _ if c < 2 * self.m => Some((Side::North, c - self.m)),
+            _ => None,
+        }
+    }
+
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        let start = side.index() * self.m;
+        self.cells[start..start + self.m].iter().sum()
+    }
+
+    /// Lifts every seed of cell `c` into the hand; returns how many.
+    pub fn lift(&mut self, c: usize) -> u32 {
+        let seeds = std::mem::take(&mut self.cells[c]);
+        self.steps.push(TraceStep::Lift { cell: c, seeds });
+        seeds
+    }
+
+    pub fn drop_seed(&mut self, c: usize) {
+        self.cells[c] += 1;
+        self.steps.push(TraceStep::Drop { cell: c });
+    }
+
+    /// Moves every seed of `from` to `to` (nothing if `from` is empty).
+    pub fn take(&mut self, from: usize, to: usize) {
+        let seeds = std::mem::take(&mut self.cells[from]);
+        if seeds > 0 {
+            self.cells[to] += seeds;
+            self.steps.push(TraceStep::Take { from, to, seeds });
+        }
+    }
+
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.steps.push(TraceStep::Note { text: text.into() });
+    }
+
+    /// Every seed left in a row goes to its owner's store.
+    pub fn bank_rows(&mut self) {
+        for side in [Side::South, Side::North] {
+            for i in 0..self.m {
+                let c = self.pit(side, i);
+                self.take(c, self.store(side));
+            }
+        }
+    }
+
+    /// The position token of the board now, `side` to move.
+    pub fn token(&self, side: Side) -> String {
+        let board: Vec<u8> = self.cells[..2 * self.m].iter().map(|&v| v as u8).collect();
+        format_fields(
+            &board,
+            [self.cells[2 * self.m], self.cells[2 * self.m + 1]],
+            side,
+        )
+    }
 }
 
 #[cfg(test)]

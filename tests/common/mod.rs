@@ -6,6 +6,7 @@
 pub mod bao;
 pub mod battery;
 pub mod engine;
+pub mod http;
 pub mod rng;
 pub mod two_row;
 

@@ -13,7 +13,10 @@
 //! Every move either banks a seed or moves the mover's seeds toward his
 //! store, so no position repeats.
 
-use crate::game::{EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{
+    Board, Cell, CellKind, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side,
+    TraceStep,
+};
 use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
 
@@ -241,5 +244,68 @@ impl SolveGame for Toy {
 
     fn seeds_in_play(&self) -> u32 {
         self.pits.iter().map(|&v| v as u32).sum()
+    }
+}
+
+/// The board a drawing shows: the six pits (South's first, each from its
+/// owner's left), then South's store and North's, the cell numbers the
+/// sowing ring uses.
+impl Board for Toy {
+    fn cells(&self) -> Vec<Cell> {
+        let cell = |side: Side, kind: CellKind, col: u8, name: String, seeds: u8| Cell {
+            side,
+            kind,
+            row: 0,
+            col,
+            name,
+            seeds: seeds as u32,
+            marks: Vec::new(),
+        };
+        let mut cells: Vec<Cell> = (0..6)
+            .map(|i| {
+                let side = if i < 3 { Side::South } else { Side::North };
+                let col = (i % 3) as u8;
+                let base = if side == Side::South { b'A' } else { b'a' };
+                let name = ((base + col) as char).to_string();
+                cell(side, CellKind::Pit, col, name, self.pits[i])
+            })
+            .collect();
+        for side in [Side::South, Side::North] {
+            let name = format!("{}-store", side.letter());
+            cells.push(cell(
+                side,
+                CellKind::Store,
+                3,
+                name,
+                self.stores[side.index()],
+            ));
+        }
+        cells
+    }
+
+    fn move_cell(&self, mv: u8) -> usize {
+        3 * self.side.index() + mv as usize
+    }
+
+    /// The sowing of `play`, one step per seed.
+    fn play_traced(&self, mv: u8) -> (Toy, Vec<TraceStep>) {
+        let s = self.side.index();
+        let from = 3 * s + mv as usize;
+        let skip = 7 - s;
+        let mut steps = vec![TraceStep::Lift {
+            cell: from,
+            seeds: self.pits[from] as u32,
+        }];
+        let mut at = RING.iter().position(|&c| c == from).unwrap();
+        let mut n = self.pits[from];
+        while n > 0 {
+            at = (at + 1) % 8;
+            if RING[at] == skip {
+                continue;
+            }
+            steps.push(TraceStep::Drop { cell: RING[at] });
+            n -= 1;
+        }
+        (self.play(mv), steps)
     }
 }

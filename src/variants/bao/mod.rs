@@ -21,7 +21,9 @@ pub use rules::{
 };
 pub use sow::Refusal;
 
-use crate::game::{EndReason, Game, MoveError, NotationError, Outcome, Side};
+use crate::game::{
+    Board, Cell, CellKind, EndReason, Game, MoveError, NotationError, Outcome, Side, TraceStep,
+};
 
 /// Index of the nyumba in a loop (front pit 5).
 pub const NYUMBA: usize = 4;
@@ -118,6 +120,65 @@ impl Bao {
 /// left).
 pub fn loop_index(row: usize, number: usize) -> usize {
     if row == 0 { number - 1 } else { 16 - number }
+}
+
+impl Board for Bao {
+    /// South's loop, North's loop (in loop order), then South's and North's
+    /// hand.
+    fn cells(&self) -> Vec<Cell> {
+        let mut out = Vec::with_capacity(34);
+        for side in [Side::South, Side::North] {
+            let s = side.index();
+            for i in 0..16 {
+                let (row, number) = if i < 8 { (0, i + 1) } else { (1, 16 - i) };
+                let (letter, _) = notation::pit_name(side, i);
+                let mut marks = Vec::new();
+                if i == NYUMBA && self.owned[s] {
+                    marks.push("nyumba");
+                    if self.nyumba_functional(side) {
+                        marks.push("functional");
+                    }
+                }
+                if side == self.side && self.takasia == Some(i as u8) {
+                    marks.push("takasia");
+                }
+                out.push(Cell {
+                    side,
+                    kind: CellKind::Pit,
+                    row,
+                    col: (number - 1) as u8,
+                    name: format!("{letter}{number}"),
+                    seeds: self.pits[s][i] as u32,
+                    marks,
+                });
+            }
+        }
+        for side in [Side::South, Side::North] {
+            out.push(Cell {
+                side,
+                kind: CellKind::Hand,
+                row: 0,
+                col: 8,
+                name: format!("{}-hand", side.letter()),
+                seeds: self.hand[side.index()] as u32,
+                marks: Vec::new(),
+            });
+        }
+        out
+    }
+
+    fn move_cell(&self, mv: BaoMove) -> usize {
+        sow::cell(self.side.index(), mv.pit as usize)
+    }
+
+    fn play_traced(&self, mv: BaoMove) -> (Bao, Vec<TraceStep>) {
+        match self.play_traced_checked(mv) {
+            Ok(done) => done,
+            // As `play`: an interrupted caller throws the answer away.
+            Err(Refusal::Interrupted) => (*self, Vec::new()),
+            Err(r) => panic!("play_traced: {mv:?} is not legal here ({r})"),
+        }
+    }
 }
 
 impl Game for Bao {

@@ -243,7 +243,7 @@ pub fn format_position(pos: &Bao) -> String {
 }
 
 /// The row letter and pit number of a loop index for `side`.
-fn pit_name(side: Side, pit: usize) -> (char, usize) {
+pub(super) fn pit_name(side: Side, pit: usize) -> (char, usize) {
     let (front, number) = if pit < 8 {
         (true, pit + 1)
     } else {

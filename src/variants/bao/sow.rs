@@ -3,6 +3,7 @@
 use super::rules::{Dormant, FrontRow, MtajiTakasaNyumba, SingletonRule, TakasiaCheck};
 use super::rules::{TakasiaNyumbaLap, TakasiaObligation, TakasiaSingleton};
 use super::{Bao, BaoMove, NYUMBA};
+use crate::game::TraceStep;
 use crate::variants::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use std::sync::LazyLock;
 
@@ -67,10 +68,80 @@ fn lifts_front_row_empty(row: &[u8; 16], from: usize, cw: bool) -> bool {
     from < 8 && step(from, cw) >= 8 && row[..8].iter().all(|&v| v == 0)
 }
 
+/// Where a traced move writes its steps (see [`crate::game::Board`]);
+/// [`NoTrace`] for the moves of play and search, whose calls compile to
+/// nothing. Cells: the South loop, the North loop, then the two hands.
+pub(super) trait Tracer {
+    const ON: bool;
+    fn step(&mut self, step: TraceStep);
+    fn note(&mut self, text: impl FnOnce() -> String);
+}
+
+pub(super) struct NoTrace;
+
+impl Tracer for NoTrace {
+    const ON: bool = false;
+    #[inline(always)]
+    fn step(&mut self, _: TraceStep) {}
+    #[inline(always)]
+    fn note(&mut self, _: impl FnOnce() -> String) {}
+}
+
+impl Tracer for Vec<TraceStep> {
+    const ON: bool = true;
+    fn step(&mut self, step: TraceStep) {
+        self.push(step);
+    }
+    fn note(&mut self, text: impl FnOnce() -> String) {
+        self.push(TraceStep::Note { text: text() });
+    }
+}
+
+/// The cell of `side`'s loop index `pit` in a trace.
+pub(super) fn cell(side: usize, pit: usize) -> usize {
+    16 * side + pit
+}
+
+/// The cell of `side`'s hand in a trace.
+pub(super) fn hand_cell(side: usize) -> usize {
+    32 + side
+}
+
+/// A lift of `seeds` from `side`'s pit `pit` into the hand.
+#[inline(always)]
+fn lift<T: Tracer>(t: &mut T, side: usize, pit: usize, seeds: usize) {
+    if T::ON {
+        t.step(TraceStep::Lift {
+            cell: cell(side, pit),
+            seeds: seeds as u32,
+        });
+    }
+}
+
 /// Sows `n` seeds into `row` starting *in* `first`, going `cw`; returns the
-/// pit of the last seed.
+/// pit of the last seed. Traced, seed by seed into `side`'s loop.
 #[inline]
-fn sow_from(row: &mut [u8; 16], first: usize, n: usize, cw: bool) -> usize {
+fn sow_from<T: Tracer>(
+    row: &mut [u8; 16],
+    first: usize,
+    n: usize,
+    cw: bool,
+    t: &mut T,
+    side: usize,
+) -> usize {
+    if T::ON && n > 0 {
+        let mut at = first;
+        for k in 0..n {
+            if k > 0 {
+                at = step(at, cw);
+            }
+            row[at] += 1;
+            t.step(TraceStep::Drop {
+                cell: cell(side, at),
+            });
+        }
+        return at;
+    }
     let (full, rest) = (n / 16, n % 16);
     if full > 0 {
         for c in row.iter_mut() {
@@ -380,19 +451,24 @@ impl Bao {
     /// namua, a pit of 2+ seeds in mtaji); the refusals are what only the
     /// whole move can tell.
     pub fn run(&self, mv: BaoMove) -> Result<Run, Refusal> {
-        self.run_with(mv, &mut CycleCheck::with_table(&DOOMED))
+        self.run_with(mv, &mut CycleCheck::with_table(&DOOMED), &mut NoTrace)
     }
 
     /// [`Bao::run`], also giving the number of relay laps sown after the
     /// first (for a never-ending move: until the repeat was recognised).
     pub fn run_counting(&self, mv: BaoMove) -> (Result<Run, Refusal>, u64) {
         let mut check = CycleCheck::with_table(&DOOMED);
-        let r = self.run_with(mv, &mut check);
+        let r = self.run_with(mv, &mut check, &mut NoTrace);
         (r, check.laps())
     }
 
     #[inline(always)]
-    fn run_with(&self, mv: BaoMove, check: &mut CycleCheck<BaoLap>) -> Result<Run, Refusal> {
+    fn run_with<T: Tracer>(
+        &self,
+        mv: BaoMove,
+        check: &mut CycleCheck<BaoLap>,
+        t: &mut T,
+    ) -> Result<Run, Refusal> {
         let s = self.side.index();
         let o = 1 - s;
         let r = self.rules;
@@ -452,10 +528,19 @@ impl Bao {
         if namua {
             hand[s] -= 1;
             b[s][p] += 1;
+            if T::ON {
+                t.step(TraceStep::Lift {
+                    cell: hand_cell(s),
+                    seeds: 1,
+                });
+                t.step(TraceStep::Drop { cell: cell(s, p) });
+            }
             if b[o][7 - p] > 0 {
                 capturing = true;
                 first_target = Some((7 - p) as u8);
                 let n = capture_at(&mut b, &mut owned, &mut mc, p);
+                t.note(|| format!("captures {n} seeds, sown from a kichwa"));
+                lift(t, o, 7 - p, n);
                 let kichwa = match p {
                     0 | 1 => 0,
                     6 | 7 => 7,
@@ -468,7 +553,7 @@ impl Bao {
                     }
                 };
                 cw = kichwa == 0;
-                at = sow_from(&mut b[s], kichwa, n, cw);
+                at = sow_from(&mut b[s], kichwa, n, cw, t, s);
                 if b[o][..8].iter().all(|&v| v == 0) {
                     // The captured seeds are still sown; then the game is over.
                     return Ok(self.finish(b, hand, owned, mc, true, choice, first_target));
@@ -479,6 +564,7 @@ impl Bao {
                 let n = if p == NYUMBA && functional {
                     // The tax: two seeds leave, the nyumba stays.
                     b[s][p] -= 2;
+                    t.note(|| "the nyumba pays its tax: two seeds are sown".to_string());
                     2
                 } else {
                     let n = b[s][p] as usize;
@@ -489,10 +575,11 @@ impl Bao {
                     }
                     n
                 };
+                lift(t, s, p, n);
                 if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
                     return Err(Refusal::EmptiesFrontRow);
                 }
-                at = sow_from(&mut b[s], step(p, cw), n, cw);
+                at = sow_from(&mut b[s], step(p, cw), n, cw, t, s);
             }
         } else {
             let n = b[s][p] as usize;
@@ -503,12 +590,13 @@ impl Bao {
             }
             capturing = n <= 15;
             first_mtaji_lap = true;
+            lift(t, s, p, n);
             // Such a first lap cannot capture: it ends in an empty front
             // pit or in the back row, so it is a takasa.
             if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
                 return Err(Refusal::EmptiesFrontRow);
             }
-            at = sow_from(&mut b[s], step(p, cw), n, cw);
+            at = sow_from(&mut b[s], step(p, cw), n, cw, t, s);
         }
 
         let blocked = self.takasia.map(|t| t as usize);
@@ -517,7 +605,9 @@ impl Bao {
         loop {
             // Ordinary moves end long before the quiet laps are over and
             // never come here.
-            if check.laps() >= cycle::QUIET_LAPS
+            // A traced move shows every lap, so it takes none of them whole.
+            if !T::ON
+                && check.laps() >= cycle::QUIET_LAPS
                 && !capturing
                 && !first_mtaji_lap
                 && !owned[s]
@@ -538,6 +628,7 @@ impl Bao {
                     return Err(Refusal::EmptiesFrontRow);
                 }
                 // Donkers 1.2: the game ends at once, and the mover has lost.
+                t.note(|| "the mover's front row is empty".to_string());
                 let capture = first_target.is_some();
                 return Ok(self.finish(b, hand, owned, mc, capture, choice, first_target));
             }
@@ -554,6 +645,8 @@ impl Bao {
             }
             if can_capture {
                 let n = capture_at(&mut b, &mut owned, &mut mc, at);
+                t.note(|| format!("captures {n} seeds, sown from a kichwa"));
+                lift(t, o, 7 - at, n);
                 let kichwa = match at {
                     0 | 1 => 0,
                     6 | 7 => 7,
@@ -567,7 +660,7 @@ impl Bao {
                 };
                 cw = kichwa == 0;
                 from_nyumba = false;
-                at = sow_from(&mut b[s], kichwa, n, cw);
+                at = sow_from(&mut b[s], kichwa, n, cw, t, s);
                 if b[o][..8].iter().all(|&v| v == 0) {
                     // The captured seeds are still sown; then the game is over.
                     return Ok(self.finish(b, hand, owned, mc, true, choice, first_target));
@@ -577,19 +670,25 @@ impl Bao {
                     if capturing {
                         choice = true;
                         if !mv.safari {
+                            t.note(|| "the move stops in the nyumba".to_string());
                             break;
                         }
+                        t.note(|| "safari: the nyumba is emptied and sown".to_string());
                     } else if namua || r.mtaji_takasa_nyumba == MtajiTakasaNyumba::Stop {
+                        t.note(|| "the move stops in the nyumba".to_string());
                         break;
                     }
                 }
                 if Some(at) == blocked
                     && !(from_nyumba && r.takasia_nyumba_lap == TakasiaNyumbaLap::Continues)
                 {
+                    t.note(|| "the move stops in the takasia'd pit".to_string());
                     break;
                 }
                 let n = b[s][at] as usize;
                 b[s][at] = 0;
+                t.note(|| "relay: the seeds of the last pit are sown on".to_string());
+                lift(t, s, at, n);
                 from_nyumba = at == NYUMBA && owned[s];
                 if from_nyumba {
                     owned[s] = false;
@@ -600,7 +699,7 @@ impl Bao {
                 {
                     return Err(Refusal::EmptiesFrontRow);
                 }
-                at = sow_from(&mut b[s], step(at, cw), n, cw);
+                at = sow_from(&mut b[s], step(at, cw), n, cw, t, s);
             }
             // Without captures the rest of the move never looks at the
             // opponent's row: positions that differ only there run into the
@@ -845,7 +944,22 @@ impl Bao {
     /// Plays `mv`, which must start correctly, and sets the takasia the move
     /// creates.
     pub fn play_checked(&self, mv: BaoMove) -> Result<Bao, Refusal> {
-        let run = self.run(mv)?;
+        Ok(self.after_run(self.run(mv)?))
+    }
+
+    /// [`Bao::play_checked`] with the steps of the move.
+    pub(super) fn play_traced_checked(
+        &self,
+        mv: BaoMove,
+    ) -> Result<(Bao, Vec<TraceStep>), Refusal> {
+        let mut steps = Vec::new();
+        let run = self.run_with(mv, &mut CycleCheck::with_table(&DOOMED), &mut steps)?;
+        Ok((self.after_run(run), steps))
+    }
+
+    /// The position after a move played out: the takasia bookkeeping that
+    /// moves no seed.
+    fn after_run(&self, run: Run) -> Bao {
         let mut next = run.next;
         let mover = self.side;
         if self.rules.takasia_obligation == TakasiaObligation::Clear {
@@ -861,7 +975,7 @@ impl Bao {
         {
             next.takasia = next.takasia_after(mover);
         }
-        Ok(next)
+        next
     }
 
     /// The pit that would be takasia'd for the side to move if the other

@@ -1,0 +1,523 @@
+//! The JSON API: requests name a game (variant, options, start, moves);
+//! answers come from the variant's rules through [`Board`] and from kete's
+//! search.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::game::{Board, Game, GameRecord};
+use crate::protocol::session::{line_text, score_text};
+use crate::search::{self, Settings, Shared, time::Limits};
+use crate::solve::{SolveGame, SolveOptions, solve_with_tablebase};
+use crate::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The longest search the page may ask for.
+pub const MAX_SEARCH_MS: u64 = 30_000;
+/// The largest `games.jsonl` accepted for a replay, in bytes.
+pub const MAX_GAMES: usize = 32 * 1024 * 1024;
+/// Most moves a request may carry.
+const MAX_MOVES: usize = 2000;
+
+/// A refused request: an HTTP status and a message naming the problem.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: u16,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(400, message)
+    }
+}
+
+/// A game as the page holds it.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct GameRequest {
+    variant: String,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+    /// A position token; the variant's start when absent.
+    #[serde(default)]
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    /// `/api/move`: the move to play and trace.
+    #[serde(default, rename = "move")]
+    mv: Option<String>,
+    /// `/api/search`: limits and lines.
+    #[serde(default)]
+    movetime_ms: Option<u64>,
+    #[serde(default)]
+    depth: Option<u32>,
+    #[serde(default)]
+    multipv: Option<usize>,
+    /// `/api/solve`: how long the solver may try.
+    #[serde(default)]
+    solve_ms: Option<u64>,
+}
+
+impl GameRequest {
+    fn parse(body: &str) -> Result<GameRequest, ApiError> {
+        let r: GameRequest =
+            serde_json::from_str(body).map_err(|e| ApiError::bad(format!("bad request: {e}")))?;
+        if r.moves.len() > MAX_MOVES {
+            return Err(ApiError::bad(format!(
+                "{} moves: at most {MAX_MOVES}",
+                r.moves.len()
+            )));
+        }
+        Ok(r)
+    }
+
+    fn variant(&self) -> Result<Variant, ApiError> {
+        let mut v = Variant::by_name(&self.variant).map_err(ApiError::bad)?;
+        for (name, value) in &self.options {
+            v.set_option(name, value).map_err(ApiError::bad)?;
+        }
+        Ok(v)
+    }
+}
+
+/// Every variant with its options, for the page's menus.
+pub fn variants() -> Value {
+    let list: Vec<Value> = VARIANT_NAMES
+        .iter()
+        .map(|name| {
+            let v = Variant::by_name(name).expect("a registered variant");
+            let options: Vec<Value> = v
+                .options()
+                .iter()
+                .map(|o| match o.kind {
+                    OptionKind::Spin { min, max, default } => json!({
+                        "name": o.name, "kind": "spin", "min": min, "max": max,
+                        "default": default.to_string(),
+                    }),
+                    OptionKind::Combo { values, default } => json!({
+                        "name": o.name, "kind": "combo", "values": values, "default": default,
+                    }),
+                })
+                .collect();
+            json!({ "name": name, "options": options })
+        })
+        .collect();
+    json!({ "variants": list })
+}
+
+/// `/api/state` and `/api/move`.
+pub fn answer(path: &str, body: &str) -> Result<Value, ApiError> {
+    let req = GameRequest::parse(body)?;
+    let variant = req.variant()?;
+    let traced = path == "/api/move";
+    if traced && req.mv.is_none() {
+        return Err(ApiError::bad("/api/move needs \"move\""));
+    }
+    variant.visit_board(Answer { req, traced })
+}
+
+/// Replays the request's game under `rules`.
+fn replay<G: Game>(rules: &G::Rules, req: &GameRequest) -> Result<GameRecord<G>, ApiError> {
+    let start = match &req.start {
+        Some(t) if !t.trim().is_empty() => {
+            G::from_notation(rules, t).map_err(|e| ApiError::bad(format!("start: {e}")))?
+        }
+        _ => G::start(rules),
+    };
+    let mut record = GameRecord::new(start);
+    for (i, text) in req.moves.iter().enumerate() {
+        record
+            .play_text(text)
+            .map_err(|e| ApiError::bad(format!("move {} '{text}': {e}", i + 1)))?;
+    }
+    Ok(record)
+}
+
+/// What the page draws: the position, its legal moves, the outcome.
+fn state<G: Board>(record: &GameRecord<G>) -> Value {
+    let pos = record.position();
+    let mut moves = Vec::new();
+    record.legal_moves(&mut moves);
+    let legal: Vec<Value> = moves
+        .iter()
+        .map(|&mv| json!({ "text": pos.format_move(mv), "cell": pos.move_cell(mv) }))
+        .collect();
+    let outcome = record.outcome().map(|o| {
+        let reason = record.end_reason();
+        json!({
+            "result": o.result.as_str(),
+            "seeds": o.seeds,
+            "reason": reason.map(|r| r.to_string()),
+            "code": reason.map(|r| r.code()),
+        })
+    });
+    json!({
+        "token": pos.to_notation(),
+        "side": pos.side_to_move(),
+        "cells": pos.cells(),
+        "legal": legal,
+        "outcome": outcome,
+        "diagram": pos.diagram(),
+    })
+}
+
+struct Answer {
+    req: GameRequest,
+    traced: bool,
+}
+
+impl BoardVisitor for Answer {
+    type Output = Result<Value, ApiError>;
+
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<Value, ApiError> {
+        let mut record = replay::<G>(&rules, &self.req)?;
+        if !self.traced {
+            return Ok(state(&record));
+        }
+        let text = self.req.mv.as_deref().unwrap_or_default();
+        let before = record.position().clone();
+        if record.outcome().is_some() {
+            return Err(ApiError::bad("the game is over"));
+        }
+        let mv = before
+            .parse_move(text)
+            .map_err(|e| ApiError::bad(format!("'{text}': {e}")))?;
+        let (_, trace) = before.play_traced(mv);
+        let played = before.format_move(mv);
+        record.play(mv);
+        Ok(json!({
+            "move": played,
+            "before": before.cells(),
+            "trace": trace,
+            "state": state(&record),
+        }))
+    }
+}
+
+/// A search asked for by the page, checked before the stream starts.
+pub struct SearchJob {
+    req: GameRequest,
+    variant: Variant,
+    engine: Option<Arc<crate::arena::EngineConfig>>,
+}
+
+impl SearchJob {
+    pub fn new(
+        body: &str,
+        engine: Option<Arc<crate::arena::EngineConfig>>,
+    ) -> Result<SearchJob, ApiError> {
+        let req = GameRequest::parse(body)?;
+        let variant = req.variant()?;
+        if req.movetime_ms.is_none() && req.depth.is_none() {
+            return Err(ApiError::bad("a search needs movetime_ms or depth"));
+        }
+        if req
+            .movetime_ms
+            .is_some_and(|ms| ms == 0 || ms > MAX_SEARCH_MS)
+        {
+            return Err(ApiError::bad(format!(
+                "movetime_ms must be 1..{MAX_SEARCH_MS}"
+            )));
+        }
+        if req.depth.is_some_and(|d| !(1..=64).contains(&d)) {
+            return Err(ApiError::bad("depth must be 1..64"));
+        }
+        if req.multipv.is_some_and(|m| !(1..=8).contains(&m)) {
+            return Err(ApiError::bad("multipv must be 1..8"));
+        }
+        // The game itself is checked here too, so that a bad one gets its
+        // 400 before any event is sent.
+        variant.visit_board(Check(&req))?;
+        Ok(SearchJob {
+            req,
+            variant,
+            engine,
+        })
+    }
+
+    /// Runs the search, sending `(event, json)` pairs: `info` for each line
+    /// of progress, then `done` (or `error`). Stops when `stop` is set.
+    pub fn run(self, stop: Arc<AtomicBool>, tx: Sender<(String, String)>) {
+        if let Some(cfg) = &self.engine {
+            let (name, data) = match external(cfg, &self.variant, &self.req) {
+                Ok(done) => ("done", done),
+                Err(e) => ("error", json!({ "error": e.message })),
+            };
+            let _ = tx.send((name.into(), data.to_string()));
+            return;
+        }
+        let variant = self.variant;
+        variant.visit_board(Search {
+            req: self.req,
+            stop,
+            tx,
+        })
+    }
+}
+
+struct Check<'a>(&'a GameRequest);
+
+impl BoardVisitor for Check<'_> {
+    type Output = Result<(), ApiError>;
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<(), ApiError> {
+        let record = replay::<G>(&rules, self.0)?;
+        if record.outcome().is_some() {
+            return Err(ApiError::bad("the game is over: nothing to search"));
+        }
+        Ok(())
+    }
+}
+
+struct Search {
+    req: GameRequest,
+    stop: Arc<AtomicBool>,
+    tx: Sender<(String, String)>,
+}
+
+impl BoardVisitor for Search {
+    type Output = ();
+
+    fn visit<G: Board>(self, rules: G::Rules) {
+        let record = match replay::<G>(&rules, &self.req) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = self
+                    .tx
+                    .send(("error".into(), json!({ "error": e.message }).to_string()));
+                return;
+            }
+        };
+        let root = record.position().clone();
+        let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
+        // Always a time cap: a depth the page asks for may take too long.
+        let limits = Limits {
+            depth: self.req.depth,
+            movetime: Some(Duration::from_millis(
+                self.req.movetime_ms.unwrap_or(MAX_SEARCH_MS),
+            )),
+            ..Limits::default()
+        };
+        let settings = Settings::<G> {
+            multipv: self.req.multipv.unwrap_or(1),
+            ..Settings::default()
+        };
+        let mut shared = Shared::new(16);
+        // The page's stop flag is the search's: a closed page stops it.
+        if let Some(s) = Arc::get_mut(&mut shared) {
+            s.stop = self.stop.clone();
+        }
+        let tx = self.tx.clone();
+        let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
+            let pv: Vec<String> = line_text(&root, &r.pv)
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+            let info = json!({
+                "depth": r.depth,
+                "multipv": r.multipv,
+                "score": score_text(r.score),
+                "cp": r.score,
+                "nodes": r.nodes,
+                "ms": r.time.as_millis() as u64,
+                "pv": pv,
+            });
+            let _ = tx.send(("info".into(), info.to_string()));
+        });
+        let best = result.best.map(|m| root.format_move(m));
+        let done = json!({
+            "best": best,
+            "cell": result.best.map(|m| root.move_cell(m)),
+            "score": score_text(result.score),
+            "cp": result.score,
+            "depth": result.depth,
+            "nodes": result.nodes,
+            "pv": line_text(&root, &result.pv),
+        });
+        let _ = self.tx.send(("done".into(), done.to_string()));
+    }
+}
+
+/// The games of a kete-arena `games.jsonl`, for replaying: each with its
+/// variant and options, start, every move (the opening's first) and, beside
+/// the engines' moves, the score and depth they reported.
+pub fn replay_games(text: &str) -> Result<Value, ApiError> {
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let g: crate::arena::GameLine = serde_json::from_str(line)
+            .map_err(|e| ApiError::bad(format!("games.jsonl line {}: {e}", i + 1)))?;
+        let opening: Vec<Value> = g
+            .opening
+            .moves
+            .iter()
+            .map(|m| json!({ "move": m, "opening": true }))
+            .collect();
+        let moves: Vec<Value> = g
+            .moves
+            .iter()
+            .map(|m| json!({ "move": m.mv, "score": m.score, "depth": m.depth, "ms": m.ms }))
+            .collect();
+        games.push(json!({
+            "id": g.id,
+            "south": g.south,
+            "north": g.north,
+            "variant": g.variant,
+            "options": g.options,
+            "start": g.opening.fen,
+            "moves": opening.into_iter().chain(moves).collect::<Vec<_>>(),
+            "result": g.result,
+            "reason": g.reason,
+        }));
+    }
+    Ok(json!({ "games": games }))
+}
+
+/// `/api/solve`: the exact value and best moves of a counting game's
+/// position, if kete's solver proves them within the time given (at most
+/// [`MAX_SEARCH_MS`]); otherwise its estimate, marked not exact.
+pub fn solve(body: &str) -> Result<Value, ApiError> {
+    let req = GameRequest::parse(body)?;
+    let variant = req.variant()?;
+    let ms = req.solve_ms.unwrap_or(5000);
+    if ms == 0 || ms > MAX_SEARCH_MS {
+        return Err(ApiError::bad(format!(
+            "solve_ms must be 1..{MAX_SEARCH_MS}"
+        )));
+    }
+    variant.visit_solver(Solve { req, ms })
+}
+
+struct Solve {
+    req: GameRequest,
+    ms: u64,
+}
+
+impl Solve {
+    fn run<G: SolveGame>(self, rules: G::Rules) -> Result<Value, ApiError> {
+        let record = replay::<G>(&rules, &self.req)?;
+        if record.outcome().is_some() {
+            return Err(ApiError::bad("the game is over: nothing to solve"));
+        }
+        let pos = record.position().clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = Arc::new(AtomicBool::new(false));
+        // The time cap: a timer that gives up on the solver's behalf.
+        let timer = {
+            let (stop, done) = (stop.clone(), done.clone());
+            let deadline = std::time::Instant::now() + Duration::from_millis(self.ms);
+            std::thread::spawn(move || {
+                use std::sync::atomic::Ordering::Relaxed;
+                while !done.load(Relaxed) && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                stop.store(true, Relaxed);
+            })
+        };
+        let opts = SolveOptions {
+            hash_mb: 64,
+            all_best: true,
+            stop: Some(stop),
+            ..SolveOptions::default()
+        };
+        let started = std::time::Instant::now();
+        let r = solve_with_tablebase(&pos, &opts, None, &mut |_| {});
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        let _ = timer.join();
+        let best: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
+        Ok(json!({
+            "exact": r.complete,
+            "value": r.value,
+            "side": pos.side_to_move(),
+            "best": best,
+            "nodes": r.nodes,
+            "ms": started.elapsed().as_millis() as u64,
+        }))
+    }
+}
+
+impl SolveVisitor for Solve {
+    type Output = Result<Value, ApiError>;
+    fn with_databases<G: crate::solve::db::DbSpec>(self, rules: G::Rules) -> Self::Output {
+        self.run::<G>(rules)
+    }
+    fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output {
+        self.run::<G>(rules)
+    }
+    fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Self::Output {
+        Err(ApiError::bad(format!("this game cannot be solved: {why}")))
+    }
+}
+
+/// A search by an external engine, started for this one request and driven
+/// through kete-arena's engine code; its move is checked by the rules.
+fn external(
+    cfg: &crate::arena::EngineConfig,
+    variant: &Variant,
+    req: &GameRequest,
+) -> Result<Value, ApiError> {
+    use crate::arena::engine::EngineProcess;
+    let fail = |f: crate::arena::engine::Failure| {
+        ApiError::new(502, format!("engine {}: {}", cfg.name, f.detail))
+    };
+    let setup = Duration::from_secs(10);
+    let mut engine = EngineProcess::start(cfg).map_err(fail)?;
+    engine.handshake(cfg, variant, setup).map_err(fail)?;
+    engine.new_game(setup).map_err(fail)?;
+    let base = match &req.start {
+        Some(t) if !t.trim().is_empty() => format!("position fen {t}"),
+        _ => "position startpos".to_string(),
+    };
+    let position = crate::arena::play::position_command(&base, &req.moves, &cfg.movesep);
+    let ms = req.movetime_ms.unwrap_or(MAX_SEARCH_MS);
+    let go = match req.depth {
+        Some(d) => format!("go depth {d} movetime {ms}"),
+        None => format!("go movetime {ms}"),
+    };
+    let reply = engine
+        .go(&position, &go, Duration::from_millis(ms) + setup)
+        .map_err(fail)?;
+    engine.quit();
+    let cell = variant.visit_board(MoveCell(req, &reply.mv))?;
+    Ok(json!({
+        "best": reply.mv,
+        "cell": cell,
+        "score": reply.score,
+        "depth": reply.depth,
+        "engine": cfg.name,
+        "ms": reply.elapsed.as_millis() as u64,
+    }))
+}
+
+/// The cell of a move text in the request's position, refusing an illegal
+/// one.
+struct MoveCell<'a>(&'a GameRequest, &'a str);
+
+impl BoardVisitor for MoveCell<'_> {
+    type Output = Result<usize, ApiError>;
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<usize, ApiError> {
+        let record = replay::<G>(&rules, self.0)?;
+        let pos = record.position();
+        let mv = pos
+            .parse_move(self.1)
+            .map_err(|e| ApiError::new(502, format!("the engine's move '{}': {e}", self.1)))?;
+        Ok(pos.move_cell(mv))
+    }
+}
