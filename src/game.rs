@@ -259,6 +259,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// keep a history only where it can.
     const CAN_REPEAT: bool;
 
+    /// Late-move reductions: from which place in the ordered move list a
+    /// move is searched one ply shallower first, and from which two plies
+    /// (at depth 6 and more). A game with few moves a turn reduces earlier.
+    const LATE_MOVES: (usize, usize) = (3, 6);
+
     /// The start position under `rules`.
     fn start(rules: &Self::Rules) -> Self;
 

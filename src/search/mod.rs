@@ -191,6 +191,10 @@ struct Worker<'a, G: Game> {
     /// Leaves cut by depth (or by an unproven table entry) so far.
     horizons: u64,
     aborted: bool,
+    /// The best root move found so far in the iteration under way, with its
+    /// score and line: a move that beat the first move's score at the new
+    /// depth is better than what the last finished iteration knew.
+    iter_best: Option<(i32, Vec<G::Move>)>,
 }
 
 const HISTORY_SIZE: usize = 2048;
@@ -228,6 +232,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             horizons: 0,
             aborted: false,
+            iter_best: None,
         }
     }
 
@@ -465,8 +470,9 @@ impl<'a, G: Game> Worker<'a, G> {
             let index = *index;
             // Late moves of a well-ordered list rarely matter: look at them
             // less deeply first. Extra turns are never reduced.
-            let reduction = if depth >= 3 && k >= 3 && !same {
-                1 + (depth >= 6 && k >= 6) as i32
+            let (once, twice) = G::LATE_MOVES;
+            let reduction = if depth >= 3 && k >= once && !same {
+                1 + (depth >= 6 && k >= twice) as i32
             } else {
                 0
             };
@@ -558,6 +564,9 @@ impl<'a, G: Game> Worker<'a, G> {
                 rm.pv.clear();
                 rm.pv.push(rm.mv);
                 rm.pv.extend_from_slice(&self.pv[1]);
+                if score > alpha {
+                    self.iter_best = Some((score, rm.pv.clone()));
+                }
             } else {
                 rm.score = -INF;
             }
@@ -725,6 +734,7 @@ fn main_search<G: Game>(
 
     for depth in 1..=max_depth {
         w.seldepth = 0;
+        w.iter_best = None;
         let h0 = w.horizons;
         for pv_index in 0..multipv {
             let prev = rms[pv_index].previous;
@@ -773,6 +783,14 @@ fn main_search<G: Game>(
             }
         }
         if w.aborted && completed.is_some() {
+            // Stopped inside an iteration: a move that already beat the
+            // previous best at the new depth is the better choice.
+            if multipv == 1
+                && let Some((score, pv)) = w.iter_best.take()
+                && let Some(c) = completed.as_mut()
+            {
+                *c = (c.0, score, pv);
+            }
             break;
         }
         if w.aborted {

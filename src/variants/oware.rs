@@ -418,6 +418,7 @@ impl Game for Oware {
     type Rules = OwareRules;
 
     const CAN_REPEAT: bool = true;
+    const LATE_MOVES: (usize, usize) = (2, 4);
 
     fn start(rules: &OwareRules) -> Oware {
         let mut cells = [0u8; 24];
