@@ -4,10 +4,10 @@
 //! each option changed alone.
 
 use kete::game::Game;
-use kete::variants::{OptionKind, VARIANT_NAMES, Variant, VariantVisitor};
+use kete::variants::{VARIANT_NAMES, VariantVisitor};
 
 mod common;
-use common::battery::{Effort, check_game};
+use common::battery::{Effort, check_game, settings};
 
 struct Battery {
     seed: u64,
@@ -23,29 +23,6 @@ impl VariantVisitor for Battery {
         // The games really were played.
         assert!(c.positions > self.effort.games && c.move_texts > 0, "{c:?}");
     }
-}
-
-/// The variant under its default rules, then with each option value.
-fn settings(name: &str) -> Vec<(String, Variant)> {
-    let default = Variant::by_name(name).unwrap();
-    let mut out = vec![(format!("{name} default"), default)];
-    for option in default.options() {
-        let values: Vec<String> = match option.kind {
-            OptionKind::Spin { min, max, default } => {
-                let mut v = vec![min, default, max];
-                v.dedup();
-                v.iter().map(|x| x.to_string()).collect()
-            }
-            OptionKind::Combo { values, .. } => values.iter().map(|s| s.to_string()).collect(),
-        };
-        for value in values {
-            let mut v = default;
-            v.set_option(option.name, &value)
-                .unwrap_or_else(|e| panic!("{name} {}={value}: {e}", option.name));
-            out.push((format!("{name} {}={value}", option.name), v));
-        }
-    }
-    out
 }
 
 fn run(name: &str) {

@@ -5,9 +5,10 @@
 //! of the position before, give the cells of the position after.
 
 use kete::game::{Board, CellKind, TraceStep, apply_trace};
-use kete::variants::{BoardVisitor, OptionKind, VARIANT_NAMES, Variant};
+use kete::variants::{BoardVisitor, VARIANT_NAMES};
 
 mod common;
+use common::battery::settings;
 use common::rng::Rng;
 
 /// What the traces of one variant showed, to check the steps really cover
@@ -78,28 +79,6 @@ impl BoardVisitor for Check {
         }
         seen
     }
-}
-
-/// The variant under its default rules, then with each option value alone.
-fn settings(name: &str) -> Vec<(String, Variant)> {
-    let default = Variant::by_name(name).unwrap();
-    let mut out = vec![(format!("{name} default"), default)];
-    for option in default.options() {
-        let values: Vec<String> = match option.kind {
-            OptionKind::Spin { min, max, default } => {
-                let mut v = vec![min, default, max];
-                v.dedup();
-                v.iter().map(|x| x.to_string()).collect()
-            }
-            OptionKind::Combo { values, .. } => values.iter().map(|s| s.to_string()).collect(),
-        };
-        for value in values {
-            let mut v = default;
-            v.set_option(option.name, &value).unwrap();
-            out.push((format!("{name} {}={value}", option.name), v));
-        }
-    }
-    out
 }
 
 fn run(name: &str) -> Seen {

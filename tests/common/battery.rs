@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use kete::game::{Evaluator, Game, GameRecord};
 use kete::perft::{perft, perft_divide};
+use kete::variants::{OptionKind, Variant};
 
 use super::rng::Rng;
 
@@ -178,4 +179,27 @@ fn check_divide<G: Game>(pos: &G, depth: u32, here: &str) {
         }
         assert_eq!(sum, total, "{here}: divide sums to the total (bulk {bulk})");
     }
+}
+
+/// The variant under its default rules, then with each option value.
+pub fn settings(name: &str) -> Vec<(String, Variant)> {
+    let default = Variant::by_name(name).unwrap();
+    let mut out = vec![(format!("{name} default"), default)];
+    for option in default.options() {
+        let values: Vec<String> = match option.kind {
+            OptionKind::Spin { min, max, default } => {
+                let mut v = vec![min, default, max];
+                v.dedup();
+                v.iter().map(|x| x.to_string()).collect()
+            }
+            OptionKind::Combo { values, .. } => values.iter().map(|s| s.to_string()).collect(),
+        };
+        for value in values {
+            let mut v = default;
+            v.set_option(option.name, &value)
+                .unwrap_or_else(|e| panic!("{name} {}={value}: {e}", option.name));
+            out.push((format!("{name} {}={value}", option.name), v));
+        }
+    }
+    out
 }
