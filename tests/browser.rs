@@ -172,14 +172,24 @@ fn check_board(d: &Driver, s: &Server, game: Value) -> Value {
         .iter()
         .map(|c| c["seeds"].as_u64().unwrap())
         .collect();
-    let shown: Vec<u64> = d
-        .script(PAGE_SEEDS)
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect();
-    assert_eq!(shown, want, "page board after {moves:?}");
+    // The page redraws after its own request to the server: on a loaded
+    // machine that can come a moment after the click returned, so wait for
+    // it (bounded) before comparing.
+    let shown = || -> Vec<u64> {
+        d.script(PAGE_SEEDS)
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    let waited = std::time::Instant::now();
+    let mut seen = shown();
+    while seen != want && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+        seen = shown();
+    }
+    assert_eq!(seen, want, "page board after {moves:?}");
     let token = d.script("return document.getElementById('token').value;");
     assert_eq!(token, state["token"]);
     state
