@@ -19,6 +19,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::game::{Evaluator, Game, GameRecord, GameResult, PHASE, Side};
 use crate::search::{self, Limits, Settings, Shared};
+use crate::solve::Tablebase;
+use crate::solve::db::DbSpec;
 
 /// How the training games are played.
 #[derive(Clone, Debug)]
@@ -248,6 +250,28 @@ impl std::error::Error for DataError {}
 /// Reads lines `<position> <points>` of the variant `rules` into a dataset;
 /// positions whose game is over are skipped (their value is exact).
 pub fn load<G: Game>(rules: &G::Rules, input: impl BufRead) -> Result<Dataset, DataError> {
+    load_labelled(rules, input, &|_: &G| None).map(|(data, _)| data)
+}
+
+/// What relabelling did to a file of positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Relabelled {
+    /// Positions whose points came from `label` instead of the game.
+    pub labelled: usize,
+    /// Those of them whose points changed.
+    pub changed: usize,
+}
+
+/// [`load`], with the points of every position that `label` knows exactly
+/// (an endgame database: [`database_label`]) replaced by its answer: the
+/// game's result says what the players did, the database what perfect play
+/// gets, which is the cleaner target.
+pub fn load_labelled<G: Game>(
+    rules: &G::Rules,
+    input: impl BufRead,
+    label: &dyn Fn(&G) -> Option<f32>,
+) -> Result<(Dataset, Relabelled), DataError> {
+    let mut relabelled = Relabelled::default();
     let names = <G::Eval as Evaluator<G>>::FEATURES;
     if names.is_empty() {
         return Err(DataError {
@@ -279,10 +303,30 @@ pub fn load<G: Game>(rules: &G::Rules, input: impl BufRead) -> Result<Dataset, D
         if pos.outcome().is_some() {
             continue;
         }
+        let result = match label(&pos) {
+            Some(exact) => {
+                relabelled.labelled += 1;
+                relabelled.changed += (exact != result) as usize;
+                exact
+            }
+            None => result,
+        };
         let phase = <G::Eval as Evaluator<G>>::features(&pos, &mut f);
         data.push(&f, phase, result);
     }
-    Ok(data)
+    Ok((data, relabelled))
+}
+
+/// The points perfect play gets the side to move of a position the database
+/// holds: 1, 0.5 or 0 by the sign of the banked margin plus the database's
+/// value of the seeds in play.
+pub fn database_label<G: DbSpec>(db: &dyn Tablebase<G>, pos: &G) -> Option<f32> {
+    let v = db.probe(pos)?;
+    Some(match (pos.banked() + v).signum() {
+        1 => 1.0,
+        0 => 0.5,
+        _ => 0.0,
+    })
 }
 
 /// How the fit runs.
@@ -510,6 +554,11 @@ pub struct FitArgs {
     /// Write the weights as Rust source here (default: standard output).
     #[arg(long)]
     pub out: Option<std::path::PathBuf>,
+    /// An endgame database of the variant's rules (`kete egtb build`): the
+    /// positions it holds are labelled with their exact result instead of
+    /// the game's.
+    #[arg(long)]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 fn parse_range(text: &str) -> Result<(usize, usize), String> {
@@ -575,23 +624,60 @@ impl crate::variants::VariantVisitor for RunGen<'_> {
     }
 }
 
-struct RunFit<'a>(&'a FitArgs, String);
+struct RunFit<'a>(&'a FitArgs, String, &'static str);
 
-impl crate::variants::VariantVisitor for RunFit<'_> {
+impl crate::variants::SolveVisitor for RunFit<'_> {
     type Output = anyhow::Result<()>;
 
-    fn visit<G: Game>(self, rules: G::Rules) -> anyhow::Result<()> {
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> anyhow::Result<()> {
         use anyhow::Context;
-        let a = self.0;
+        let Some(path) = &self.0.egtb else {
+            return run_fit::<G>(self.0, &self.1, rules, &|_| None);
+        };
+        let db = crate::solve::load(path).with_context(|| format!("loading {}", path.display()))?;
+        db.check::<G>(&rules)
+            .with_context(|| format!("using {}", path.display()))?;
+        run_fit::<G>(self.0, &self.1, rules, &|pos| database_label(&db, pos))
+    }
+
+    fn solvable<G: crate::solve::SolveGame>(self, rules: G::Rules) -> anyhow::Result<()> {
+        self.unsolvable::<G>(rules, "")
+    }
+
+    fn unsolvable<G: Game>(self, rules: G::Rules, _: &'static str) -> anyhow::Result<()> {
+        if self.0.egtb.is_some() {
+            anyhow::bail!("there are no endgame databases for {}", self.2);
+        }
+        run_fit::<G>(self.0, &self.1, rules, &|_| None)
+    }
+}
+
+fn run_fit<G: Game>(
+    a: &FitArgs,
+    command_line: &str,
+    rules: G::Rules,
+    label: &dyn Fn(&G) -> Option<f32>,
+) -> anyhow::Result<()> {
+    {
+        use anyhow::Context;
         let names = <G::Eval as Evaluator<G>>::FEATURES;
         let mut data = Dataset::new(names.len());
+        let mut relabelled = Relabelled::default();
         for path in &a.data {
             let file = std::fs::File::open(path)
                 .with_context(|| format!("cannot open {}", path.display()))?;
-            let part = load::<G>(&rules, std::io::BufReader::new(file))
+            let (part, r) = load_labelled::<G>(&rules, std::io::BufReader::new(file), label)
                 .with_context(|| format!("reading {}", path.display()))?;
             data.x.extend(part.x);
             data.result.extend(part.result);
+            relabelled.labelled += r.labelled;
+            relabelled.changed += r.changed;
+        }
+        if a.egtb.is_some() {
+            eprintln!(
+                "database labels: {} positions, {} of them with other points than their game's",
+                relabelled.labelled, relabelled.changed
+            );
         }
         if data.is_empty() {
             anyhow::bail!("no positions to fit in {:?}", a.data);
@@ -619,7 +705,7 @@ impl crate::variants::VariantVisitor for RunFit<'_> {
         );
         let header = format!(
             "Evaluation weights, (opening, endgame) per feature, fitted by\n`{}`\nto {} positions: logistic scale {:.1}, mean squared error {:.6} -> {:.6}.\nWritten by `kete tune fit`; rerun it rather than editing by hand.",
-            self.1,
+            command_line,
             data.len(),
             fit.scale,
             fit.loss_before,
@@ -643,11 +729,10 @@ pub fn run(args: &TuneArgs, command_line: String) -> anyhow::Result<()> {
             .variant()
             .map_err(anyhow::Error::msg)?
             .visit(RunGen(a)),
-        TuneCommand::Fit(a) => a
-            .variant
-            .variant()
-            .map_err(anyhow::Error::msg)?
-            .visit(RunFit(a, command_line)),
+        TuneCommand::Fit(a) => {
+            let variant = a.variant.variant().map_err(anyhow::Error::msg)?;
+            variant.visit_solver(RunFit(a, command_line, variant.name()))
+        }
     }
 }
 
@@ -709,6 +794,64 @@ mod tests {
         }
         let k = best_scale(&data, &[100.0, 100.0], 2);
         assert!((k - 300.0).abs() < 30.0, "scale {k}");
+    }
+
+    /// Points relabelled from a database are the signs of the exact values:
+    /// a file whose points are all wrong (0 for every position) comes back
+    /// with the solver's results for the positions the database holds.
+    #[test]
+    fn database_labels_are_the_solved_results() {
+        use crate::solve::{SolveOptions, solve};
+        use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
+        // The split rule: the databases' convention for endless play.
+        let rules = OwareRules {
+            houses: 3,
+            seeds: 2,
+            rules: RuleSet::Abapa,
+            repetition: Repetition::Split,
+        };
+        let game = Oware::db_game(&rules).expect("Oware has databases");
+        let db = crate::solve::egtb::build(game, 12, &Default::default(), &mut |_| {})
+            .expect("a small database");
+        // The start and the positions one and two moves on.
+        let start = Oware::start(&rules);
+        let mut positions = vec![start];
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        for &m in &moves {
+            let p = start.play(m);
+            positions.push(p);
+            let mut replies = Vec::new();
+            p.legal_moves(&mut replies);
+            positions.extend(replies.iter().map(|&r| p.play(r)));
+        }
+        positions.retain(|p| p.outcome().is_none());
+        let text: String = positions
+            .iter()
+            .map(|p| format!("{} 0\n", p.to_notation()))
+            .collect();
+        let label = |p: &Oware| database_label(&db, p);
+        let (data, r) = load_labelled(&rules, text.as_bytes(), &label).expect("a valid file");
+        assert_eq!(r.labelled, positions.len());
+        let opts = SolveOptions {
+            hash_mb: 4,
+            ..Default::default()
+        };
+        let mut changed = 0;
+        for (i, p) in positions.iter().enumerate() {
+            let exact = match solve(p, &opts, &mut |_| {}).value.signum() {
+                1 => 1.0,
+                0 => 0.5,
+                _ => 0.0,
+            };
+            assert_eq!(data.result[i], exact, "{}", p.to_notation());
+            changed += (exact != 0.0) as usize;
+        }
+        assert!(changed > 0, "the test needs positions that are not lost");
+        assert_eq!(r.changed, changed);
+        // A board the database is not for keeps its game's points.
+        let four = OwareRules { houses: 4, ..rules };
+        assert_eq!(database_label(&db, &Oware::start(&four)), None);
     }
 
     #[test]
