@@ -1,26 +1,33 @@
 //! The board in a real headless browser: Debian's Chromium driven through
-//! its chromedriver's WebDriver HTTP API (plain requests, no client crate).
-//! Skipped, saying so, where /usr/bin/chromium or /usr/bin/chromedriver is
-//! missing: `apt-get install chromium chromium-driver`, then
+//! its chromedriver by the WebDriver client crate fantoccini (on a
+//! one-thread tokio runtime: the test itself stays synchronous). Skipped,
+//! saying so, where /usr/bin/chromium or /usr/bin/chromedriver is missing:
+//! `apt-get install chromium chromium-driver`, then
 //! `cargo test --release --test browser -- --nocapture`.
 //! Screenshots go to target/browser/.
+//!
+//! After every move the page's board is compared with the server's state and
+//! with a separate kete engine's `query fen` for the page's moves.
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
 mod common;
-use common::http::{Server, request};
+use common::http::Server;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const DRIVER: &str = "/usr/bin/chromedriver";
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 struct Driver {
-    child: std::process::Child,
-    addr: String,
-    session: String,
+    rt: tokio::runtime::Runtime,
+    client: Option<Client>,
+    child: Child,
     _profile: TempDir,
 }
 
@@ -34,12 +41,9 @@ impl Drop for TempDir {
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = request(
-            &self.addr,
-            "DELETE",
-            &format!("/session/{}", self.session),
-            "",
-        );
+        if let Some(client) = self.client.take() {
+            let _ = self.rt.block_on(client.close());
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -52,10 +56,10 @@ impl Driver {
             .local_addr()
             .unwrap()
             .port();
-        let child = std::process::Command::new(DRIVER)
+        let child = Command::new(DRIVER)
             .arg(format!("--port={port}"))
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
         let addr = format!("127.0.0.1:{port}");
@@ -68,45 +72,56 @@ impl Driver {
             std::thread::sleep(Duration::from_millis(100));
         }
         let profile = std::env::temp_dir().join(format!("kete-browser-{}", std::process::id()));
-        let caps = json!({"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
-            "binary": CHROMIUM,
-            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync", "--no-first-run", "--window-size=1400,1000",
-                     format!("--user-data-dir={}", profile.display())]
-        }}}});
-        let (st, body) = request(&addr, "POST", "/session", &caps.to_string());
-        assert_eq!(st, 200, "new session: {body}");
-        let v: Value = serde_json::from_str(&body).unwrap();
-        let session = v["value"]["sessionId"].as_str().unwrap().to_string();
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         "--disable-background-networking", "--disable-component-update",
+                         "--disable-sync", "--no-first-run", "--window-size=1400,1000",
+                         format!("--user-data-dir={}", profile.display())]
+            }),
+        );
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        let client = rt
+            .block_on(
+                ClientBuilder::new(HttpConnector::new())
+                    .capabilities(caps)
+                    .connect(&format!("http://{addr}")),
+            )
+            .expect("a WebDriver session");
         Driver {
+            rt,
+            client: Some(client),
             child,
-            addr,
-            session,
             _profile: TempDir(profile),
         }
     }
 
-    fn call(&self, method: &str, path: &str, body: Value) -> Value {
-        let path = format!("/session/{}{path}", self.session);
-        let (st, text) = request(&self.addr, method, &path, &body.to_string());
-        let v: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(st, 200, "{method} {path}: {v}");
-        v["value"].clone()
+    fn client(&self) -> &Client {
+        self.client.as_ref().expect("the session is open")
+    }
+
+    fn goto(&self, url: &str) {
+        self.rt
+            .block_on(self.client().goto(url))
+            .unwrap_or_else(|e| panic!("open {url}: {e}"));
     }
 
     fn script(&self, js: &str) -> Value {
-        self.call("POST", "/execute/sync", json!({"script": js, "args": []}))
+        self.rt
+            .block_on(self.client().execute(js, Vec::new()))
+            .unwrap_or_else(|e| panic!("script {js}: {e}"))
     }
 
     fn click(&self, css: &str) {
-        let e = self.call(
-            "POST",
-            "/element",
-            json!({"using": "css selector", "value": css}),
-        );
-        let id = e[ELEMENT].as_str().unwrap().to_string();
-        self.call("POST", &format!("/element/{id}/click"), json!({}));
+        self.rt
+            .block_on(async { self.client().find(Locator::Css(css)).await?.click().await })
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
     fn wait(&self, what: &str, js: &str, limit: Duration) -> Value {
@@ -122,8 +137,10 @@ impl Driver {
     }
 
     fn screenshot(&self, name: &str) {
-        let b64 = self.call("GET", "/screenshot", json!({}));
-        let png = base64(b64.as_str().unwrap());
+        let png = self
+            .rt
+            .block_on(self.client().screenshot())
+            .expect("a screenshot");
         assert_eq!(&png[1..4], b"PNG");
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
         std::fs::create_dir_all(&dir).unwrap();
@@ -131,26 +148,84 @@ impl Driver {
     }
 }
 
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("not base64: {c}"),
-    } as u32;
-    let clean: Vec<u8> = text.bytes().filter(|&c| c != b'=' && c != b'\n').collect();
-    let mut out = Vec::with_capacity(clean.len() * 3 / 4);
-    for chunk in clean.chunks(4) {
-        let mut acc = 0u32;
-        for (i, &c) in chunk.iter().enumerate() {
-            acc |= value(c) << (18 - 6 * i);
-        }
-        let bytes = acc.to_be_bytes();
-        out.extend_from_slice(&bytes[1..chunk.len()]);
+/// A kete engine of its own, asked for the position token of a game: what
+/// the page shows must be what the engine has.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit");
+        let _ = self.child.wait();
     }
-    out
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kete"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kete starts");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        let mut e = Engine {
+            child,
+            input,
+            output,
+        };
+        e.send("ugi");
+        e.until(|l| l == "ugiok");
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.input, "{line}").expect("kete reads");
+    }
+
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> String {
+        loop {
+            let mut line = String::new();
+            let n = self.output.read_line(&mut line).expect("kete writes");
+            assert!(n > 0, "kete ended");
+            let line = line.trim_end();
+            assert!(!line.starts_with("info string error"), "kete: {line}");
+            if done(line) {
+                return line.to_string();
+            }
+        }
+    }
+
+    /// The engine's `query fen` after the game's variant, options, start and
+    /// moves (`game` as the API takes it).
+    fn fen(&mut self, game: &Value, moves: &[&str]) -> String {
+        self.send(&format!(
+            "setoption name Variant value {}",
+            game["variant"].as_str().unwrap()
+        ));
+        if let Some(options) = game["options"].as_object() {
+            for (k, v) in options {
+                self.send(&format!("setoption name {k} value {}", v.as_str().unwrap()));
+            }
+        }
+        let start = match game["start"].as_str() {
+            Some(token) => format!("fen {token}"),
+            None => "startpos".into(),
+        };
+        let moves = if moves.is_empty() {
+            String::new()
+        } else {
+            format!(" moves {}", moves.join(" "))
+        };
+        self.send(&format!("position {start}{moves}"));
+        self.send("query fen");
+        let line = self.until(|l| l.starts_with("response "));
+        line["response ".len()..].to_string()
+    }
 }
 
 /// The seeds the page shows, cell by cell.
@@ -159,7 +234,7 @@ const PAGE_SEEDS: &str = "return [...document.querySelectorAll('#board g.cell')]
 
 /// Checks that the board in the page is the engine's position for the moves
 /// the page lists; returns the state.
-fn check_board(d: &Driver, s: &Server, game: Value) -> Value {
+fn check_board(d: &Driver, s: &Server, e: &mut Engine, game: Value) -> Value {
     let moves = d.script("return document.getElementById('movesline').value;");
     let moves: Vec<&str> = moves.as_str().unwrap().split_whitespace().collect();
     let mut req = game.as_object().unwrap().clone();
@@ -192,6 +267,11 @@ fn check_board(d: &Driver, s: &Server, game: Value) -> Value {
     assert_eq!(seen, want, "page board after {moves:?}");
     let token = d.script("return document.getElementById('token').value;");
     assert_eq!(token, state["token"]);
+    assert_eq!(
+        token.as_str().unwrap(),
+        e.fen(&game, &moves),
+        "the page's position and the engine's query fen after {moves:?}"
+    );
     state
 }
 
@@ -216,8 +296,9 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
     );
     let s = Server::start_with(&["--games", games]);
     let d = Driver::start();
+    let mut e = Engine::start();
     let t = Instant::now();
-    d.call("POST", "/url", json!({"url": s.url("/")}));
+    d.goto(&s.url("/"));
     d.wait(
         "the page",
         "return document.body.getAttribute('data-ready') === '1' && document.querySelectorAll('#board g.cell').length;",
@@ -227,7 +308,7 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
     eprintln!("page load: {} ms", load.as_millis());
     let kalah =
         json!({"variant": "kalah", "options": {"Pits": "6", "Seeds": "4", "Capture": "standard"}});
-    check_board(&d, &s, kalah.clone());
+    check_board(&d, &s, &mut e, kalah.clone());
     d.screenshot("kalah");
 
     // A hint: the highlighted move is legal.
@@ -237,7 +318,7 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
         "return document.getElementById('search').getAttribute('data-hint');",
         Duration::from_secs(20),
     );
-    let state = check_board(&d, &s, kalah.clone());
+    let state = check_board(&d, &s, &mut e, kalah.clone());
     let legal: Vec<&str> = state["legal"]
         .as_array()
         .unwrap()
@@ -260,14 +341,14 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
         "click to engine reply at 1 s a move: {} ms",
         t.elapsed().as_millis()
     );
-    check_board(&d, &s, kalah.clone());
+    check_board(&d, &s, &mut e, kalah.clone());
 
     // The rest of the game, quickly: clicks on the first legal pit.
     d.script("document.getElementById('strength').value = '30'; document.getElementById('animate').checked = false;");
     let mut clicks = 1;
     loop {
         let status = d.wait("South's turn or the end", IDLE, Duration::from_secs(30));
-        check_board(&d, &s, kalah.clone());
+        check_board(&d, &s, &mut e, kalah.clone());
         if status.as_str().unwrap().starts_with("Game over") {
             eprintln!("{} after {clicks} clicks", status.as_str().unwrap());
             break;
@@ -303,7 +384,7 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
         d.wait("the new board", &format!("return document.getElementById('token').value !== '' && document.querySelectorAll('#board g.cell').length === {};",
             if variant.starts_with("bao") { 34 } else { 14 }), Duration::from_secs(20));
         let game = json!({"variant": variant});
-        check_board(&d, &s, game.clone());
+        check_board(&d, &s, &mut e, game.clone());
         d.screenshot(file);
         if variant == "bao-kiswahili" {
             // Three moves by clicking; where a pit has several moves the page
@@ -320,10 +401,49 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
                     d.click("#choices button:last-child");
                 }
                 d.wait("the Bao board to change", &format!("return !document.querySelector('#choices button') && JSON.stringify({}) !== JSON.stringify((function(){{{PAGE_SEEDS}}})()) && document.querySelector('#board g.legal');", before), Duration::from_secs(30));
-                check_board(&d, &s, game.clone());
+                check_board(&d, &s, &mut e, game.clone());
             }
             assert!(choices > 0, "no Bao move needed a choice");
             d.screenshot("bao-kiswahili-played");
+
+            // A safari choice: South's A5 after `A7> a7> A6> a8<` (a random
+            // game's), pasted as the start position, may stop at the nyumba
+            // or go on (`A5>+`). The page offers all three moves of the pit.
+            let token =
+                "1,1,0,0,0,0,0,0/0,1,0,7,1,1,0,0/0,0,0,0,6,0,1,2/0,0,0,0,0,1,2,0-20-20-OO-S-x-0";
+            d.script(&format!(
+                "document.getElementById('starttoken').value = '{token}';"
+            ));
+            d.click("#new");
+            d.wait(
+                "the pasted position",
+                &format!("return document.getElementById('token').value === '{token}';"),
+                Duration::from_secs(20),
+            );
+            let pasted = json!({"variant": variant, "start": token});
+            check_board(&d, &s, &mut e, pasted.clone());
+            d.click("#board g.legal[data-name='A5']");
+            let offered = d.wait(
+                "the choices of A5",
+                "const b = [...document.querySelectorAll('#choices button')].map(b => b.textContent); return b.length ? b : null;",
+                Duration::from_secs(20),
+            );
+            let offered: Vec<&str> = offered
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            assert_eq!(offered, ["A5<", "A5>", "A5>+"], "the moves of A5");
+            d.screenshot("bao-kiswahili-safari");
+            d.click("#choices button:last-child");
+            d.wait(
+                "the safari move",
+                "return document.getElementById('movesline').value === 'A5>+' && !document.querySelector('#choices button');",
+                Duration::from_secs(30),
+            );
+            let state = check_board(&d, &s, &mut e, pasted);
+            assert_ne!(state["token"], json!(token), "A5>+ was played");
         }
     }
 
@@ -361,7 +481,7 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
             k - 1
         ));
         d.wait("the replay to step", &format!("return document.getElementById('movesline').value.split(' ').filter(x => x).length === {k};"), Duration::from_secs(20));
-        check_board(&d, &s, replay.clone());
+        check_board(&d, &s, &mut e, replay.clone());
     }
     let status = d.script("return document.getElementById('status').getAttribute('data-over');");
     assert_eq!(status, record["result"]);
