@@ -257,6 +257,43 @@ fn serve_search_streams_lines_and_a_legal_best_move() {
         .map(|m| m["text"].as_str().unwrap())
         .collect();
     assert!(legal.contains(&done["best"].as_str().unwrap()), "{done}");
+    // The answer carries the last report of each of the three lines.
+    let firsts: Vec<&str> = done["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["pv"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 3, "{done}");
+    assert_eq!(firsts[0], done["best"], "{done}");
+    assert!(firsts.iter().all(|m| legal.contains(m)), "{done}");
+}
+
+/// The events of a server-sent event stream, in order.
+fn events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter_map(|block| {
+            let name = block.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((name.to_string(), serde_json::from_str(data).unwrap()))
+        })
+        .collect()
+}
+
+/// Sends `body` to `path` and leaves once the answer has begun, as a page
+/// that is closed mid-way does.
+fn leave_mid_way(s: &Server, path: &str, body: &str) {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
+    write!(
+        c,
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut first = [0u8; 64];
+    let n = c.read(&mut first).unwrap();
+    assert!(String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"));
 }
 
 #[test]
@@ -405,4 +442,181 @@ fn serve_drives_an_external_engine() {
             .any(|m| m["text"] == done["best"] && m["cell"] == done["cell"]),
         "{done}"
     );
+}
+
+/// The value and best moves `kete solve` prints for a 3-house Oware
+/// position: South's margin, and the moves.
+fn cli_solve(fen: &str, db: Option<&std::path::Path>) -> (i64, Vec<String>) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kete"));
+    cmd.args(["solve", "--variant", "oware", "--pits", "3", "--seeds", "4"])
+        .args(["--fen", fen, "--all-best"]);
+    if let Some(db) = db {
+        cmd.arg("--egtb").arg(db);
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "value").unwrap();
+    let best = words[at + 3..].iter().map(|w| w.to_string()).collect();
+    (words[at + 1].parse().unwrap(), best)
+}
+
+#[test]
+fn serve_solves_and_searches_with_an_endgame_database() {
+    let dir = std::env::temp_dir().join(format!("kete-serve-egtb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Every 3-house Oware board of up to 12 seeds.
+    let db = dir.join("oware3.db");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .args(["egtb", "build", "--variant", "oware", "--pits", "3"])
+        .args(["--max-seeds", "12", "--out"])
+        .arg(&db)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let s = Server::start_with(&["--egtb", db.to_str().unwrap()]);
+    // 13 seeds on the board, 11 banked: the first capture reaches the
+    // database. North to move.
+    let fen = "2-3-1-3-2-3-5-5-N";
+    let game = |rules: &str| {
+        json!({"variant": "oware", "options": {"Pits": "3", "Seeds": "4", "Rules": rules},
+               "start": fen, "solve_ms": 20000})
+    };
+    let (st, v) = s.json("POST", "/api/solve", &game("awari").to_string());
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["exact"], true, "{v}");
+    assert_eq!(v["egtb"], true, "{v}");
+    assert!(v["tbhits"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["note"].as_str().unwrap().contains("database"), "{v}");
+    let (south, best) = cli_solve(fen, Some(&db));
+    assert_eq!(v["side"], "north");
+    assert_eq!(v["value"].as_i64().unwrap(), -south, "{v}");
+    let api_best: Vec<&str> = v["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(api_best, best, "{v}");
+    // Under the other rules the database does not fit: solved without it.
+    let (st, v) = s.json("POST", "/api/solve", &game("abapa").to_string());
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["egtb"], false, "{v}");
+    assert_eq!(v["tbhits"], 0, "{v}");
+    assert!(v["note"].is_null(), "{v}");
+    // The in-process search probes it too.
+    let mut search = game("awari");
+    search["depth"] = json!(4);
+    let (st, text) = s.request("POST", "/api/search", &search.to_string());
+    assert_eq!(st, 200);
+    let hits: u64 = events(&text)
+        .iter()
+        .filter(|(n, _)| n == "info")
+        .map(|(_, i)| i["tbhits"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert!(hits > 0, "{text}");
+    drop(s);
+    // A file that is missing or no database stops the server at start.
+    for bad in [dir.join("missing.db"), std::path::PathBuf::from(file!())] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+            .args(["serve", "--port", "0", "--egtb"])
+            .arg(&bad)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains("cannot load the endgame database") && err.contains(bad.to_str().unwrap()),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "it never listened");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_solve_stops_when_the_page_goes_away() {
+    let s = Server::start();
+    // Oware 6x2 from the start: far more than the 30 s the solve is given.
+    let long = json!({"variant": "oware", "options": {"Seeds": "2"}, "solve_ms": 30000});
+    let left = std::time::Instant::now();
+    leave_mid_way(&s, "/api/solve", &long.to_string());
+    // Said once the solving thread has ended.
+    let line = s
+        .log_line(std::time::Duration::from_secs(20), |l| {
+            l.starts_with("/api/solve: the page went away")
+        })
+        .expect("the solve stopped well before its 30 s");
+    eprintln!("{line}, {:?} after the page left", left.elapsed());
+    // The server goes on answering, solves included.
+    let small =
+        json!({"variant": "kalah", "options": {"Pits": "4", "Seeds": "1"}, "solve_ms": 20000});
+    let (st, v) = s.json("POST", "/api/solve", &small.to_string());
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["exact"], true, "{v}");
+}
+
+#[test]
+fn serve_streams_an_external_engine_and_asks_it_for_three_lines() {
+    // kete itself, as a separate process speaking the protocol.
+    let s = Server::start_with(&["--engine", env!("CARGO_BIN_EXE_kete")]);
+    let game = json!({"variant": "oware", "moves": ["C"]});
+    let mut hint = game.clone();
+    hint["depth"] = json!(5);
+    hint["multipv"] = json!(3);
+    let (st, text) = s.request("POST", "/api/search", &hint.to_string());
+    assert_eq!(st, 200);
+    let events = events(&text);
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done", "{text}");
+    assert_eq!(done["engine"], "kete", "{done}");
+    let infos: Vec<&Value> = events
+        .iter()
+        .filter(|(n, _)| n == "info")
+        .map(|(_, v)| v)
+        .collect();
+    assert!(
+        !infos.is_empty(),
+        "progress streamed before the answer: {text}"
+    );
+    // The shape of the in-process search's events.
+    for i in &infos {
+        for key in ["depth", "multipv", "score", "cp", "nodes", "ms", "pv"] {
+            assert!(i.get(key).is_some(), "{key} in {i}");
+        }
+    }
+    let (_, state) = s.json("POST", "/api/state", &game.to_string());
+    let legal: Vec<&str> = state["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert!(legal.len() >= 3);
+    let lines = done["lines"].as_array().unwrap();
+    let numbers: Vec<u64> = lines
+        .iter()
+        .map(|l| l["multipv"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3], "{done}");
+    let mut firsts: Vec<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts[0], done["best"], "{done}");
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "three different moves: {done}");
+    assert!(firsts.iter().all(|m| legal.contains(m)), "{done}");
+    // A page that leaves stops the engine's search too.
+    let mut long = game.clone();
+    long["movetime_ms"] = json!(20000);
+    let left = std::time::Instant::now();
+    leave_mid_way(&s, "/api/search", &long.to_string());
+    let line = s
+        .log_line(std::time::Duration::from_secs(15), |l| {
+            l.starts_with("/api/search: the page went away")
+        })
+        .expect("the engine's search stopped well before its 20 s");
+    eprintln!("{line}, {:?} after the page left", left.elapsed());
 }

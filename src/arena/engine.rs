@@ -5,6 +5,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -294,6 +295,59 @@ pub struct Reply {
     pub depth: Option<u32>,
 }
 
+/// One `info` line of an engine's search, as far as it could be read (a
+/// field the engine left out, or wrote badly, is `None`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    pub depth: Option<u32>,
+    /// The line's number under MultiPV (`None`: the engine did not say).
+    pub multipv: Option<usize>,
+    /// `cp 25` or `mate -3`.
+    pub score: Option<String>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<u64>,
+    pub tbhits: Option<u64>,
+    /// The moves after `pv`, split at white space.
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    /// Reads an `info` line; `None` for any other line and for `info
+    /// string`, which carries no search.
+    pub fn parse(line: &str) -> Option<Info> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+            return None;
+        }
+        let mut info = Info::default();
+        let num = |i: usize| words.get(i + 1).and_then(|w| w.parse::<u64>().ok());
+        for (i, w) in words.iter().enumerate() {
+            match *w {
+                "depth" => info.depth = num(i).map(|d| d.min(u32::MAX as u64) as u32),
+                "multipv" => info.multipv = num(i).map(|m| m as usize),
+                "nodes" => info.nodes = num(i),
+                "time" => info.time_ms = num(i),
+                "tbhits" => info.tbhits = num(i),
+                "score" => {
+                    if let (Some(unit), Some(v)) = (words.get(i + 1), words.get(i + 2))
+                        && (*unit == "cp" || *unit == "mate")
+                        && v.parse::<i64>().is_ok()
+                    {
+                        info.score = Some(format!("{unit} {v}"));
+                    }
+                }
+                // The rest of the line is the variation.
+                "pv" => {
+                    info.pv = words[i + 1..].iter().map(|m| m.to_string()).collect();
+                    break;
+                }
+                _ => {}
+            }
+        }
+        Some(info)
+    }
+}
+
 enum Event {
     Line(String),
     Closed,
@@ -306,6 +360,8 @@ pub struct EngineProcess {
     events: Receiver<Event>,
     proto: Proto,
     closed: bool,
+    /// The options the engine offered in its handshake (`option name …`).
+    offered: Vec<String>,
 }
 
 impl EngineProcess {
@@ -357,6 +413,7 @@ impl EngineProcess {
             events: rx,
             proto: cfg.proto,
             closed: false,
+            offered: Vec::new(),
         })
     }
 
@@ -410,13 +467,20 @@ impl EngineProcess {
         }
     }
 
-    /// Reads lines until one is `want`, for at most `timeout`.
-    fn expect(&mut self, want: &str, timeout: Duration, after: &str) -> Result<(), Failure> {
+    /// Reads lines until one is `want`, for at most `timeout`; the lines
+    /// before it.
+    fn expect(
+        &mut self,
+        want: &str,
+        timeout: Duration,
+        after: &str,
+    ) -> Result<Vec<String>, Failure> {
         let deadline = Instant::now() + timeout;
+        let mut before = Vec::new();
         loop {
             match self.next_line(deadline) {
-                Ok(Some(l)) if l.trim() == want => return Ok(()),
-                Ok(Some(_)) => {}
+                Ok(Some(l)) if l.trim() == want => return Ok(before),
+                Ok(Some(l)) => before.push(l),
                 Ok(None) => {
                     return Err(Failure::new(
                         Termination::Handshake,
@@ -449,7 +513,16 @@ impl EngineProcess {
             Proto::Uci => ("uci", "uciok"),
         };
         self.send(hello, Termination::Handshake)?;
-        self.expect(ok, timeout, hello)?;
+        let told = self.expect(ok, timeout, hello)?;
+        // `option name <words> type …`: the name may hold spaces.
+        self.offered = told
+            .iter()
+            .filter_map(|l| {
+                let rest = l.trim().strip_prefix("option name ")?;
+                let name = rest.split(" type ").next()?.trim();
+                (!name.is_empty()).then(|| name.to_string())
+            })
+            .collect();
         let mut options: Vec<(String, String)> = Vec::new();
         if self.proto == Proto::Ugi {
             // The whole variant is spelled out, defaults included, so that an
@@ -470,7 +543,22 @@ impl EngineProcess {
             )?;
         }
         self.send("isready", Termination::Handshake)?;
-        self.expect("readyok", timeout, "isready")
+        self.expect("readyok", timeout, "isready").map(drop)
+    }
+
+    /// Whether the engine offered the option `name` in its handshake
+    /// (compared without case, as engines read option names).
+    pub fn offers(&self, name: &str) -> bool {
+        self.offered.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// Sets an option after the handshake; the next `isready` (as
+    /// [`EngineProcess::new_game`] sends) waits for it to take effect.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), Failure> {
+        self.send(
+            &format!("setoption name {name} value {value}"),
+            Termination::Handshake,
+        )
     }
 
     /// The new-game command and `isready`, before every game.
@@ -481,57 +569,68 @@ impl EngineProcess {
         };
         self.send(cmd, Termination::Handshake)?;
         self.send("isready", Termination::Handshake)?;
-        self.expect("readyok", timeout, "isready")
+        self.expect("readyok", timeout, "isready").map(drop)
     }
 
     /// Sends the position and `go`, and waits at most `limit` for
     /// `bestmove`.
     pub fn go(&mut self, position: &str, go: &str, limit: Duration) -> Result<Reply, Failure> {
+        self.go_watched(position, go, limit, None, &mut |_| {})
+    }
+
+    /// [`EngineProcess::go`], showing each `info` line to `on_info` as it
+    /// comes; once `stop` is set the engine is sent `stop` (and still has
+    /// until `limit` to answer with its move).
+    pub fn go_watched(
+        &mut self,
+        position: &str,
+        go: &str,
+        limit: Duration,
+        stop: Option<&AtomicBool>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Reply, Failure> {
         self.send(position, Termination::Crash)?;
         let start = Instant::now();
         self.send(go, Termination::Crash)?;
         let deadline = start + limit;
         let mut score = None;
         let mut depth = None;
+        let mut stopped = false;
         loop {
-            match self.next_line(deadline) {
+            // A short wait when there is a stop flag to watch.
+            let wake = match stop {
+                Some(_) if !stopped => deadline.min(Instant::now() + Duration::from_millis(50)),
+                _ => deadline,
+            };
+            if let Some(flag) = stop
+                && !stopped
+                && flag.load(Ordering::Relaxed)
+            {
+                stopped = true;
+                self.send("stop", Termination::Crash)?;
+            }
+            match self.next_line(wake) {
                 Ok(Some(line)) => {
-                    let words: Vec<&str> = line.split_whitespace().collect();
-                    match words.first() {
-                        Some(&"bestmove") => {
-                            return Ok(Reply {
-                                mv: words.get(1).copied().unwrap_or("").to_string(),
-                                elapsed: start.elapsed(),
-                                score,
-                                depth,
-                            });
+                    if let Some(info) = Info::parse(&line) {
+                        // The reply is the first line's, whatever MultiPV.
+                        if info.multipv.unwrap_or(1) == 1 {
+                            score = info.score.clone().or(score);
+                            depth = info.depth.or(depth);
                         }
-                        Some(&"info") if words.get(1) != Some(&"string") => {
-                            for (i, w) in words.iter().enumerate() {
-                                match *w {
-                                    "score" => {
-                                        if let (Some(unit), Some(v)) =
-                                            (words.get(i + 1), words.get(i + 2))
-                                            && (*unit == "cp" || *unit == "mate")
-                                            && v.parse::<i64>().is_ok()
-                                        {
-                                            score = Some(format!("{unit} {v}"));
-                                        }
-                                    }
-                                    "depth" => {
-                                        if let Some(d) =
-                                            words.get(i + 1).and_then(|d| d.parse().ok())
-                                        {
-                                            depth = Some(d);
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                            }
-                        }
-                        _ => {}
+                        on_info(&info);
+                        continue;
+                    }
+                    let mut words = line.split_whitespace();
+                    if words.next() == Some("bestmove") {
+                        return Ok(Reply {
+                            mv: words.next().unwrap_or("").to_string(),
+                            elapsed: start.elapsed(),
+                            score,
+                            depth,
+                        });
                     }
                 }
+                Ok(None) if Instant::now() < deadline => {}
                 Ok(None) => {
                     return Err(Failure::new(
                         Termination::Timeout,
@@ -612,5 +711,25 @@ mod tests {
         assert!(EngineConfig::from_tokens::<&str>(&[], &["cmd=x", "depth=0"]).is_err());
         assert!(TimeControl::parse("0+1").is_err());
         assert!(TimeControl::parse("x").is_err());
+    }
+
+    #[test]
+    fn info_lines_are_read_field_by_field() {
+        let i = Info::parse(
+            "info depth 7 seldepth 9 multipv 2 score mate -3 nodes 1200 nps 5 time 40 tbhits 8 pv A b C",
+        )
+        .unwrap();
+        assert_eq!(i.depth, Some(7));
+        assert_eq!(i.multipv, Some(2));
+        assert_eq!(i.score.as_deref(), Some("mate -3"));
+        assert_eq!(
+            (i.nodes, i.time_ms, i.tbhits),
+            (Some(1200), Some(40), Some(8))
+        );
+        assert_eq!(i.pv, ["A", "b", "C"]);
+        let bare = Info::parse("info depth x score cp").unwrap();
+        assert_eq!(bare, Info::default());
+        assert!(Info::parse("info string hello").is_none());
+        assert!(Info::parse("bestmove A").is_none());
     }
 }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use crate::game::{Board, Game, GameRecord};
 use crate::protocol::session::{line_text, score_text};
 use crate::search::{self, Settings, Shared, time::Limits};
-use crate::solve::{SolveGame, SolveOptions, solve_with_tablebase};
+use crate::solve::{Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
 use crate::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
 
 /// The largest request body accepted, in bytes.
@@ -214,12 +214,14 @@ pub struct SearchJob {
     req: GameRequest,
     variant: Variant,
     engine: Option<Arc<crate::arena::EngineConfig>>,
+    egtb: Option<Arc<Egtb>>,
 }
 
 impl SearchJob {
     pub fn new(
         body: &str,
         engine: Option<Arc<crate::arena::EngineConfig>>,
+        egtb: Option<Arc<Egtb>>,
     ) -> Result<SearchJob, ApiError> {
         let req = GameRequest::parse(body)?;
         let variant = req.variant()?;
@@ -247,6 +249,7 @@ impl SearchJob {
             req,
             variant,
             engine,
+            egtb,
         })
     }
 
@@ -254,7 +257,7 @@ impl SearchJob {
     /// of progress, then `done` (or `error`). Stops when `stop` is set.
     pub fn run(self, stop: Arc<AtomicBool>, tx: Sender<(String, String)>) {
         if let Some(cfg) = &self.engine {
-            let (name, data) = match external(cfg, &self.variant, &self.req) {
+            let (name, data) = match external(cfg, &self.variant, &self.req, &stop, &tx) {
                 Ok(done) => ("done", done),
                 Err(e) => ("error", json!({ "error": e.message })),
             };
@@ -264,6 +267,8 @@ impl SearchJob {
         let variant = self.variant;
         variant.visit_board(Search {
             req: self.req,
+            variant: self.variant,
+            egtb: self.egtb,
             stop,
             tx,
         })
@@ -285,6 +290,8 @@ impl BoardVisitor for Check<'_> {
 
 struct Search {
     req: GameRequest,
+    variant: Variant,
+    egtb: Option<Arc<Egtb>>,
     stop: Arc<AtomicBool>,
     tx: Sender<(String, String)>,
 }
@@ -314,6 +321,10 @@ impl BoardVisitor for Search {
         };
         let settings = Settings::<G> {
             multipv: self.req.multipv.unwrap_or(1),
+            tablebase: self
+                .egtb
+                .as_ref()
+                .and_then(|db| probe_for::<G>(&self.variant, db)),
             ..Settings::default()
         };
         let mut shared = Shared::new(16);
@@ -322,6 +333,8 @@ impl BoardVisitor for Search {
             s.stop = self.stop.clone();
         }
         let tx = self.tx.clone();
+        // The last report of each line, for the answer.
+        let mut lines = BTreeMap::new();
         let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
             let pv: Vec<String> = line_text(&root, &r.pv)
                 .split(' ')
@@ -334,10 +347,12 @@ impl BoardVisitor for Search {
                 "score": score_text(r.score),
                 "cp": r.score,
                 "nodes": r.nodes,
+                "tbhits": r.tbhits,
                 "ms": r.time.as_millis() as u64,
                 "pv": pv,
             });
             let _ = tx.send(("info".into(), info.to_string()));
+            lines.insert(r.multipv, info);
         });
         let best = result.best.map(|m| root.format_move(m));
         let done = json!({
@@ -348,9 +363,34 @@ impl BoardVisitor for Search {
             "depth": result.depth,
             "nodes": result.nodes,
             "pv": line_text(&root, &result.pv),
+            "lines": lines.into_values().collect::<Vec<_>>(),
         });
         let _ = self.tx.send(("done".into(), done.to_string()));
     }
+}
+
+/// The loaded database's probe for the search in a game of `G`, if the
+/// database fits `variant`'s rules. Only [`Variant::visit_solver`] knows
+/// whether a game has databases, and only [`Variant::visit_board`] gives a
+/// [`Board`]; both name the same type for one variant, so the probe made in
+/// the first is handed to the second through `Any`.
+fn probe_for<G: Game>(variant: &Variant, db: &Arc<Egtb>) -> Option<search::Probe<G>> {
+    struct Find<'a>(&'a Arc<Egtb>);
+    impl SolveVisitor for Find<'_> {
+        type Output = Option<Box<dyn std::any::Any>>;
+        fn with_databases<H: crate::solve::db::DbSpec>(self, rules: H::Rules) -> Self::Output {
+            let probe = crate::protocol::solve::probe::<H>(self.0, &rules)?;
+            Some(Box::new(probe))
+        }
+        fn solvable<H: SolveGame>(self, _: H::Rules) -> Self::Output {
+            None
+        }
+        fn unsolvable<H: Game>(self, _: H::Rules, _: &'static str) -> Self::Output {
+            None
+        }
+    }
+    let probe = variant.visit_solver(Find(db))?;
+    probe.downcast::<search::Probe<G>>().ok().map(|p| *p)
 }
 
 /// The games of a kete-arena `games.jsonl`, for replaying: each with its
@@ -390,34 +430,80 @@ pub fn replay_games(text: &str) -> Result<Value, ApiError> {
     Ok(json!({ "games": games }))
 }
 
-/// `/api/solve`: the exact value and best moves of a counting game's
-/// position, if kete's solver proves them within the time given (at most
-/// [`MAX_SEARCH_MS`]); otherwise its estimate, marked not exact.
-pub fn solve(body: &str) -> Result<Value, ApiError> {
-    let req = GameRequest::parse(body)?;
-    let variant = req.variant()?;
-    let ms = req.solve_ms.unwrap_or(5000);
-    if ms == 0 || ms > MAX_SEARCH_MS {
-        return Err(ApiError::bad(format!(
-            "solve_ms must be 1..{MAX_SEARCH_MS}"
-        )));
-    }
-    variant.visit_solver(Solve { req, ms })
-}
-
-struct Solve {
+/// `/api/solve`, checked before the answer starts: the exact value and best
+/// moves of a counting game's position, if kete's solver proves them within
+/// the time given (at most [`MAX_SEARCH_MS`]); otherwise its estimate,
+/// marked not exact. The endgame database, when one is loaded and fits the
+/// game's rules, answers for the positions it holds.
+pub struct SolveJob {
     req: GameRequest,
+    variant: Variant,
     ms: u64,
+    egtb: Option<Arc<Egtb>>,
 }
 
-impl Solve {
-    fn run<G: SolveGame>(self, rules: G::Rules) -> Result<Value, ApiError> {
-        let record = replay::<G>(&rules, &self.req)?;
+impl SolveJob {
+    pub fn new(body: &str, egtb: Option<Arc<Egtb>>) -> Result<SolveJob, ApiError> {
+        let req = GameRequest::parse(body)?;
+        let variant = req.variant()?;
+        let ms = req.solve_ms.unwrap_or(5000);
+        if ms == 0 || ms > MAX_SEARCH_MS {
+            return Err(ApiError::bad(format!(
+                "solve_ms must be 1..{MAX_SEARCH_MS}"
+            )));
+        }
+        variant.visit_solver(Solve {
+            req: &req,
+            ms,
+            egtb: None,
+            stop: None,
+        })?;
+        Ok(SolveJob {
+            req,
+            variant,
+            ms,
+            egtb,
+        })
+    }
+
+    /// Solves; `stop` (set when the page goes away) ends it early.
+    pub fn run(self, stop: Arc<AtomicBool>) -> Value {
+        let solve = Solve {
+            req: &self.req,
+            ms: self.ms,
+            egtb: self.egtb,
+            stop: Some(stop),
+        };
+        self.variant
+            .visit_solver(solve)
+            .unwrap_or_else(|e| json!({ "error": e.message }))
+    }
+}
+
+/// Without `stop`, only checks the request.
+struct Solve<'a> {
+    req: &'a GameRequest,
+    ms: u64,
+    egtb: Option<Arc<Egtb>>,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Solve<'_> {
+    /// `note`: how the database's values read, when one is used.
+    fn run<G: SolveGame>(
+        self,
+        rules: G::Rules,
+        tb: Option<&dyn Tablebase<G>>,
+        note: Option<String>,
+    ) -> Result<Value, ApiError> {
+        let record = replay::<G>(&rules, self.req)?;
         if record.outcome().is_some() {
             return Err(ApiError::bad("the game is over: nothing to solve"));
         }
+        let Some(stop) = self.stop else {
+            return Ok(Value::Null);
+        };
         let pos = record.position().clone();
-        let stop = Arc::new(AtomicBool::new(false));
         let done = Arc::new(AtomicBool::new(false));
         // The time cap: a timer that gives up on the solver's behalf.
         let timer = {
@@ -438,7 +524,7 @@ impl Solve {
             ..SolveOptions::default()
         };
         let started = std::time::Instant::now();
-        let r = solve_with_tablebase(&pos, &opts, None, &mut |_| {});
+        let r = solve_with_tablebase(&pos, &opts, tb, &mut |_| {});
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         let _ = timer.join();
         let best: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
@@ -448,18 +534,25 @@ impl Solve {
             "side": pos.side_to_move(),
             "best": best,
             "nodes": r.nodes,
+            "egtb": tb.is_some(),
+            "tbhits": r.tbhits,
+            "note": note,
             "ms": started.elapsed().as_millis() as u64,
         }))
     }
 }
 
-impl SolveVisitor for Solve {
+impl SolveVisitor for Solve<'_> {
     type Output = Result<Value, ApiError>;
     fn with_databases<G: crate::solve::db::DbSpec>(self, rules: G::Rules) -> Self::Output {
-        self.run::<G>(rules)
+        // A database for other rules or another game is left out.
+        let db = self.egtb.clone();
+        let tb = db.as_deref().filter(|db| db.check::<G>(&rules).is_ok());
+        let note = tb.and_then(G::db_note);
+        self.run::<G>(rules, tb.map(|d| d as &dyn Tablebase<G>), note)
     }
     fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output {
-        self.run::<G>(rules)
+        self.run::<G>(rules, None, None)
     }
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Self::Output {
         Err(ApiError::bad(format!("this game cannot be solved: {why}")))
@@ -467,11 +560,15 @@ impl SolveVisitor for Solve {
 }
 
 /// A search by an external engine, started for this one request and driven
-/// through kete-arena's engine code; its move is checked by the rules.
+/// through kete-arena's engine code: its `info` lines go to the page as the
+/// in-process search's do, a hint's lines are asked for with `MultiPV` when
+/// the engine offers it, and its move is checked by the rules.
 fn external(
     cfg: &crate::arena::EngineConfig,
     variant: &Variant,
     req: &GameRequest,
+    stop: &AtomicBool,
+    tx: &Sender<(String, String)>,
 ) -> Result<Value, ApiError> {
     use crate::arena::engine::EngineProcess;
     let fail = |f: crate::arena::engine::Failure| {
@@ -480,6 +577,12 @@ fn external(
     let setup = Duration::from_secs(10);
     let mut engine = EngineProcess::start(cfg).map_err(fail)?;
     engine.handshake(cfg, variant, setup).map_err(fail)?;
+    let multipv = req.multipv.unwrap_or(1);
+    if multipv > 1 && engine.offers("MultiPV") {
+        engine
+            .set_option("MultiPV", &multipv.to_string())
+            .map_err(fail)?;
+    }
     engine.new_game(setup).map_err(fail)?;
     let base = match &req.start {
         Some(t) if !t.trim().is_empty() => format!("position fen {t}"),
@@ -491,8 +594,34 @@ fn external(
         Some(d) => format!("go depth {d} movetime {ms}"),
         None => format!("go movetime {ms}"),
     };
+    let mut lines = BTreeMap::new();
     let reply = engine
-        .go(&position, &go, Duration::from_millis(ms) + setup)
+        .go_watched(
+            &position,
+            &go,
+            Duration::from_millis(ms) + setup,
+            Some(stop),
+            &mut |i| {
+                // Lines without a score or variation say nothing to show.
+                if i.score.is_none() && i.pv.is_empty() {
+                    return;
+                }
+                let score = i.score.as_deref();
+                let info = json!({
+                    "depth": i.depth,
+                    "multipv": i.multipv.unwrap_or(1),
+                    "score": score,
+                    // Centiseeds; a mate's distance is only in `score`.
+                    "cp": score.and_then(|s| s.strip_prefix("cp ")?.parse::<i64>().ok()),
+                    "nodes": i.nodes,
+                    "tbhits": i.tbhits,
+                    "ms": i.time_ms,
+                    "pv": i.pv,
+                });
+                let _ = tx.send(("info".into(), info.to_string()));
+                lines.insert(i.multipv.unwrap_or(1), info);
+            },
+        )
         .map_err(fail)?;
     engine.quit();
     let cell = variant.visit_board(MoveCell(req, &reply.mv))?;
@@ -503,6 +632,7 @@ fn external(
         "depth": reply.depth,
         "engine": cfg.name,
         "ms": reply.elapsed.as_millis() as u64,
+        "lines": lines.into_values().collect::<Vec<_>>(),
     }))
 }
 

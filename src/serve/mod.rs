@@ -35,13 +35,17 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub games: Option<std::path::PathBuf>,
     /// An engine that speaks the protocol, driven by kete-arena's engine
-    /// code, instead of kete's own search in-process (its progress is not
-    /// streamed: the page sees its move, score and depth).
+    /// code, instead of kete's own search in-process (its progress streamed
+    /// to the page, its top lines asked for with MultiPV if it offers it).
     #[arg(long, value_name = "CMD")]
     pub engine: Option<String>,
     /// An argument for `--engine` (repeatable).
     #[arg(long = "engine-arg", value_name = "ARG", allow_hyphen_values = true)]
     pub engine_args: Vec<String>,
+    /// An endgame database (`kete egtb build`) for the solve button and the
+    /// in-process search, in the games and rules it was built for.
+    #[arg(long, value_name = "FILE")]
+    pub egtb: Option<std::path::PathBuf>,
 }
 
 /// What every request may need besides itself.
@@ -49,6 +53,7 @@ pub struct ServeArgs {
 struct Shared {
     games: Option<Arc<String>>,
     engine: Option<Arc<crate::arena::EngineConfig>>,
+    egtb: Option<Arc<crate::solve::Egtb>>,
 }
 
 /// Serves until the process is stopped. Prints `listening on http://…`
@@ -77,7 +82,25 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned());
         Arc::new(cfg)
     });
-    let context = Shared { games, engine };
+    let egtb = match &args.egtb {
+        Some(path) => {
+            let db = crate::solve::load(path)
+                .with_context(|| format!("cannot load the endgame database {}", path.display()))?;
+            eprintln!(
+                "endgame database {}: {} up to {} seeds",
+                path.display(),
+                db.game().describe(),
+                db.max_seeds()
+            );
+            Some(Arc::new(db))
+        }
+        None => None,
+    };
+    let context = Shared {
+        games,
+        engine,
+        egtb,
+    };
     let server = tiny_http::Server::http((args.host.as_str(), args.port))
         .map_err(|e| anyhow::anyhow!("{e}"))
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
@@ -126,7 +149,27 @@ fn handle(mut request: tiny_http::Request, context: Shared) {
             }
             None => Err(ApiError::new(404, "no --games file was given")),
         },
-        (Post, "/api/solve") => read_body(&mut request, MAX_BODY).and_then(|b| api::solve(&b)),
+        (Post, "/api/solve") => {
+            match read_body(&mut request, MAX_BODY)
+                .and_then(|b| api::SolveJob::new(&b, context.egtb.clone()))
+            {
+                Ok(job) => {
+                    // White space before the answer, which JSON allows,
+                    // finds a page that has gone away.
+                    return stream(
+                        request,
+                        "/api/solve",
+                        "application/json",
+                        " ",
+                        |v: Value| v.to_string(),
+                        move |stop, tx| {
+                            let _ = tx.send(job.run(stop));
+                        },
+                    );
+                }
+                Err(e) => Err(e),
+            }
+        }
         (Post, "/api/replay") => {
             read_body(&mut request, MAX_GAMES).and_then(|body| api::replay_games(&body))
         }
@@ -135,7 +178,7 @@ fn handle(mut request: tiny_http::Request, context: Shared) {
                 Err(e) => Err(e),
                 Ok(body) => {
                     if path == "/api/search" {
-                        return stream_search(request, &body, context.engine);
+                        return stream_search(request, &body, context);
                     }
                     api::answer(&path, &body)
                 }
@@ -184,16 +227,17 @@ fn read_body(request: &mut tiny_http::Request, limit: usize) -> Result<String, A
     String::from_utf8(body).map_err(|_| ApiError::new(400, "the body is not UTF-8"))
 }
 
-/// A search whose progress goes to the page as server-sent events, written
-/// by hand in chunked encoding so that each event leaves at once. A write
-/// that fails means the page went away: the search is stopped.
-fn stream_search(
-    request: tiny_http::Request,
-    body: &str,
-    engine: Option<Arc<crate::arena::EngineConfig>>,
-) {
-    let job = match api::SearchJob::new(body, engine) {
-        Ok(j) => j,
+/// A search whose progress goes to the page as server-sent events.
+fn stream_search(request: tiny_http::Request, body: &str, context: Shared) {
+    match api::SearchJob::new(body, context.engine, context.egtb) {
+        Ok(job) => stream(
+            request,
+            "/api/search",
+            "text/event-stream",
+            ": ping\n\n",
+            |(name, data): (String, String)| format!("event: {name}\ndata: {data}\n\n"),
+            move |stop, tx| job.run(stop, tx),
+        ),
         Err(e) => {
             let _ = request.respond(
                 tiny_http::Response::from_string(
@@ -202,12 +246,28 @@ fn stream_search(
                 .with_status_code(e.status)
                 .with_header(header("Content-Type", "application/json")),
             );
-            return;
         }
-    };
+    }
+}
+
+/// Answers with what `work` sends, each piece as it comes, written by hand
+/// in chunked encoding so that it leaves at once; `keepalive` is written
+/// every quarter second meanwhile. A write that fails means the page went
+/// away: `work`'s stop flag is set, and the server says so on stderr once
+/// `work` has ended.
+fn stream<T: Send + 'static>(
+    request: tiny_http::Request,
+    what: &str,
+    content_type: &str,
+    keepalive: &str,
+    format: fn(T) -> String,
+    work: impl FnOnce(Arc<AtomicBool>, std::sync::mpsc::Sender<T>) + Send + 'static,
+) {
     let mut out = request.into_writer();
-    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n\
-                Transfer-Encoding: chunked\r\n\r\n";
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nCache-Control: no-cache\r\n\
+         Transfer-Encoding: chunked\r\n\r\n"
+    );
     if out
         .write_all(head.as_bytes())
         .and_then(|_| out.flush())
@@ -216,41 +276,45 @@ fn stream_search(
         return;
     }
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = std::sync::mpsc::channel::<(String, String)>();
+    let (tx, rx) = std::sync::mpsc::channel::<T>();
     let worker = {
         let stop = stop.clone();
-        std::thread::spawn(move || job.run(stop, tx))
+        std::thread::spawn(move || work(stop, tx))
     };
-    let mut alive = true;
+    let mut gone = None;
     loop {
-        let event = match rx.recv_timeout(std::time::Duration::from_millis(250)) {
+        let piece = match rx.recv_timeout(std::time::Duration::from_millis(250)) {
             Ok(e) => Some(e),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
         };
-        if !alive {
+        if gone.is_some() {
             continue;
         }
-        // A comment line every quarter second finds a closed page even
-        // while the search has nothing new to say.
-        let text = match event {
-            Some((name, data)) => format!("event: {name}\ndata: {data}\n\n"),
-            None => ": ping\n\n".to_string(),
-        };
+        // The keep-alive finds a closed page even while the work has
+        // nothing new to say.
+        let text = piece.map_or_else(|| keepalive.to_string(), format);
         let chunk = format!("{:x}\r\n{text}\r\n", text.len());
         if out
             .write_all(chunk.as_bytes())
             .and_then(|_| out.flush())
             .is_err()
         {
-            alive = false;
+            gone = Some(std::time::Instant::now());
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
         }
     }
     let _ = worker.join();
-    if alive {
-        let _ = out.write_all(b"0\r\n\r\n").and_then(|_| out.flush());
+    match gone {
+        None => {
+            let _ = out.write_all(b"0\r\n\r\n").and_then(|_| out.flush());
+        }
+        Some(at) => eprintln!(
+            "{what}: the page went away; stopped {} ms later",
+            at.elapsed().as_millis()
+        ),
     }
 }
 
+use serde_json::Value;
 use std::io::Write as _;

@@ -9,6 +9,8 @@ use std::process::{Child, Command, Stdio};
 pub struct Server {
     child: Child,
     pub addr: String,
+    /// The server's stderr, line by line (also passed on to the test's).
+    log: std::sync::mpsc::Receiver<String>,
 }
 
 impl Drop for Server {
@@ -29,9 +31,17 @@ impl Server {
             .args(["serve", "--port", "0"])
             .args(more)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("kete serve starts");
+        let (tx, log) = std::sync::mpsc::channel();
+        let err = BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            for line in err.lines().map_while(Result::ok) {
+                eprintln!("kete serve: {line}");
+                let _ = tx.send(line);
+            }
+        });
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -42,7 +52,25 @@ impl Server {
             .and_then(|a| a.strip_suffix('/'))
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_string();
-        Server { child, addr }
+        Server { child, addr, log }
+    }
+
+    /// The next line of the server's stderr (past those earlier calls
+    /// read) that `want` accepts, waiting at most `timeout` for it.
+    pub fn log_line(
+        &self,
+        timeout: std::time::Duration,
+        want: impl Fn(&str) -> bool,
+    ) -> Option<String> {
+        let until = std::time::Instant::now() + timeout;
+        loop {
+            let left = until.saturating_duration_since(std::time::Instant::now());
+            match self.log.recv_timeout(left) {
+                Ok(line) if want(&line) => return Some(line),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
     }
 
     pub fn url(&self, path: &str) -> String {

@@ -306,9 +306,10 @@ async function init() {
     try {
       const r = await api("/api/solve", request({ solve_ms: 10000 }));
       const who = r.side === "south" ? "South" : "North";
+      const db = r.egtb ? `, ${r.tbhits} database hits${r.note ? "; " + r.note : ""}` : "";
       $("search").textContent = r.exact
-        ? `exact: ${r.value > 0 ? "+" : ""}${r.value} seeds for ${who} (to move) with best play; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms)`
-        : `not solved within 10 s (estimate ${r.value} for ${who}, ${r.nodes} nodes)`;
+        ? `exact: ${r.value > 0 ? "+" : ""}${r.value} seeds for ${who} (to move) with best play; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms${db})`
+        : `not solved within 10 s (estimate ${r.value} for ${who}, ${r.nodes} nodes${db})`;
       $("search").setAttribute("data-solve", r.exact ? r.best.join(" ") : "");
     } catch (e) { showError(e); }
   });
