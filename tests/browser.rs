@@ -386,6 +386,32 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
         let game = json!({"variant": variant});
         check_board(&d, &s, &mut e, game.clone());
         d.screenshot(file);
+        if variant == "oware" {
+            // A pasted move list, played from the start; then one with an
+            // illegal move, which the page refuses with the server's reason.
+            d.script("document.getElementById('startmoves').value = 'C d B';");
+            d.click("#new");
+            d.wait(
+                "the pasted moves",
+                "return document.getElementById('movesline').value === 'C d B' && document.querySelectorAll('#movelist li').length === 3;",
+                Duration::from_secs(20),
+            );
+            check_board(&d, &s, &mut e, game.clone());
+            d.script("document.getElementById('startmoves').value = 'C q';");
+            d.click("#new");
+            let error = d.wait(
+                "the refusal",
+                "const t = document.getElementById('error').textContent; return t ? t : null;",
+                Duration::from_secs(20),
+            );
+            assert!(error.as_str().unwrap().contains('q'), "error: {error}");
+            assert_eq!(
+                d.script("return document.getElementById('movesline').value;"),
+                json!("")
+            );
+            check_board(&d, &s, &mut e, game.clone());
+            d.script("document.getElementById('startmoves').value = '';");
+        }
         if variant == "bao-kiswahili" {
             // Three moves by clicking; where a pit has several moves the page
             // offers their texts (direction, stop or safari) and one is clicked.
@@ -444,6 +470,7 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
             );
             let state = check_board(&d, &s, &mut e, pasted);
             assert_ne!(state["token"], json!(token), "A5>+ was played");
+            d.script("document.getElementById('starttoken').value = '';");
         }
     }
 

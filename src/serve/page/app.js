@@ -275,12 +275,19 @@ function newGame() {
   for (const i of $("options").querySelectorAll("[data-option]")) game.options[i.dataset.option] = String(i.value);
   const t = $("starttoken").value.trim();
   game.start = t || null;
-  game.moves = []; game.redo = []; game.view = 0; game.notes = [];
+  // A pasted move list is played from the start; the server checks it.
+  const pasted = $("startmoves").value.trim();
+  game.moves = pasted ? pasted.split(/\s+/) : [];
+  game.redo = []; game.view = game.moves.length; game.notes = [];
   hintCell = null; lastCell = null;
   if (searchAbort) searchAbort.abort();
   $("search").textContent = ""; $("note").textContent = "";
   showError(null);
-  return refresh();
+  return refresh().catch((e) => {
+    // Not a legal line here: the error says which move; start without it.
+    game.moves = []; game.view = 0;
+    return refresh().then(() => showError(e));
+  });
 }
 
 async function init() {
