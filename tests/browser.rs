@@ -131,7 +131,12 @@ impl Driver {
             if !v.is_null() && v != json!(false) {
                 return v;
             }
-            assert!(t.elapsed() < limit, "timed out waiting for {what}");
+            if t.elapsed() >= limit {
+                let page = self.script(
+                    "return ['token', 'movesline', 'error', 'status'].map(id => id + ': ' + (document.getElementById(id).value ?? document.getElementById(id).textContent));",
+                );
+                panic!("timed out waiting for {what}; the page shows {page}");
+            }
             std::thread::sleep(Duration::from_millis(30));
         }
     }
@@ -240,7 +245,7 @@ fn check_board(d: &Driver, s: &Server, e: &mut Engine, game: Value) -> Value {
     let mut req = game.as_object().unwrap().clone();
     req.insert("moves".into(), json!(moves));
     let (st, state) = s.json("POST", "/api/state", &Value::Object(req).to_string());
-    assert_eq!(st, 200);
+    assert_eq!(st, 200, "/api/state for {game} after {moves:?}: {state}");
     let want: Vec<u64> = state["cells"]
         .as_array()
         .unwrap()
@@ -380,8 +385,13 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
             "const v = document.getElementById('variant'); v.value = '{variant}'; v.dispatchEvent(new Event('change'));\
              document.getElementById('north').value = 'human';"
         ));
+        // Wait for the new game's own board: the old one may have as many
+        // cells (Kalah and Oware) and even the same token (Oware and En
+        // Dodoi start alike), so the token is cleared here and the page's
+        // redraw of the new game fills it again.
+        d.script("document.getElementById('token').value = '';");
         d.click("#new");
-        d.wait("the new board", &format!("return document.getElementById('token').value !== '' && document.querySelectorAll('#board g.cell').length === {};",
+        d.wait("the new board", &format!("return document.getElementById('token').value !== '' && document.getElementById('movesline').value === '' && document.querySelectorAll('#board g.cell').length === {};",
             if variant.starts_with("bao") { 34 } else { 14 }), Duration::from_secs(20));
         let game = json!({"variant": variant});
         check_board(&d, &s, &mut e, game.clone());

@@ -8,7 +8,8 @@
 use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
 use crate::game::{
-    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side, TraceStep,
+    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side,
+    TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
 use crate::solve::SolveGame;
@@ -413,46 +414,117 @@ impl Game for EnDodoi {
 /// En Dodoi's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EnDodoiEval {
-    /// Captured seeds, the seeds each side still has on the board, and the
-    /// captures the mover can make at once.
+    /// The linear evaluation over [`EnDodoiEval::FEATURES`] with the weights
+    /// `kete tune` fitted to game results (`weights/endodoi.rs`).
     #[default]
     Default,
+    /// The first, hand-picked evaluation: captured seeds, the seeds each
+    /// side still has on the board, and the captures the mover can make.
+    Classic,
     /// The difference of captured seeds alone.
     Captured,
 }
 
+/// The tuned weights, one (opening, endgame) pair per feature.
+#[path = "weights/endodoi.rs"]
+mod weights;
+
+/// Features per side, in the order of [`EnDodoiEval::FEATURES`] after the
+/// first two.
+const SIDE_FEATURES: usize = 5;
+
 impl Evaluator<EnDodoi> for EnDodoiEval {
     const TABLE: &'static [(Self, &'static [&'static str])] = &[
         (EnDodoiEval::Default, &["default"]),
+        (EnDodoiEval::Classic, &["classic"]),
         (EnDodoiEval::Captured, &["captured", "plain"]),
     ];
 
+    const FEATURES: &'static [&'static str] = &[
+        "captured",
+        "capture_now",
+        "seeds_me",
+        "empty_me",
+        "single_me",
+        "big_me",
+        "exposed_me",
+        "seeds_opp",
+        "empty_opp",
+        "single_opp",
+        "big_opp",
+        "exposed_opp",
+    ];
+
+    const WEIGHTS: &'static [(i32, i32)] = &weights::WEIGHTS;
+
     fn evaluate(&self, pos: &EnDodoi) -> i32 {
-        self.terms(pos).iter().map(|t| t.1).sum()
+        match self {
+            EnDodoiEval::Default => linear_value::<_, Self>(pos),
+            _ => self.terms(pos).iter().map(|t| t.1).sum(),
+        }
     }
 
     fn terms(&self, pos: &EnDodoi) -> Vec<(&'static str, i32)> {
         let me = pos.side;
         let opp = me.other();
         let captured = 100 * (pos.captured(me) as i32 - pos.captured(opp) as i32);
-        if *self == EnDodoiEval::Captured {
-            return vec![("captured", captured)];
+        match self {
+            EnDodoiEval::Default => return linear_value_terms::<_, Self>(pos),
+            EnDodoiEval::Captured => return vec![("captured", captured)],
+            EnDodoiEval::Classic => {}
         }
         // Seeds on the board go to whoever moves last, and relays carry them
         // across, so a seed on one's own side is worth only a little.
         let side = 20 * (pos.row_seeds(me) as i32 - pos.row_seeds(opp) as i32);
-        // The best capture on offer now, discounted: the opponent replies.
-        let mut best = 0i32;
-        for mv in pos.candidates() {
-            if let Sowing::Ends(next) = pos.sow(mv) {
-                best = best.max(next.captured(me) as i32 - pos.captured(me) as i32);
-            }
-        }
         vec![
             ("captured", captured),
             ("side", side),
-            ("threat", 50 * best),
+            ("threat", 50 * pos.best_capture() as i32),
         ]
+    }
+
+    fn features(pos: &EnDodoi, out: &mut [i32]) -> i32 {
+        let me = pos.side;
+        out[0] = pos.captured(me) as i32 - pos.captured(me.other()) as i32;
+        out[1] = pos.best_capture() as i32;
+        pos.side_features(me, &mut out[2..2 + SIDE_FEATURES]);
+        pos.side_features(me.other(), &mut out[2 + SIDE_FEATURES..]);
+        let board = (pos.row_seeds(Side::South) + pos.row_seeds(Side::North)) as i32;
+        let total = 2 * pos.m() as i32 * pos.seeds as i32;
+        (PHASE * board / total.max(1)).min(PHASE)
+    }
+}
+
+impl EnDodoi {
+    /// The most seeds the mover captures with one move now (relays played
+    /// out; a never-ending move captures nothing).
+    fn best_capture(&self) -> u32 {
+        let mut best = 0;
+        for mv in self.candidates() {
+            if let Sowing::Ends(next) = self.sow(mv) {
+                best = best.max(next.captured(self.side) - self.captured(self.side));
+            }
+        }
+        best
+    }
+
+    /// One side's features: seeds in its row; empty holes; holes of one
+    /// seed; holes that sow a whole lap; and the seeds in its holes that face
+    /// an empty hole of the opponent (a move of his ending there takes them).
+    fn side_features(&self, side: Side, out: &mut [i32]) {
+        let m = self.m();
+        let (mut seeds, mut empty, mut single, mut big, mut exposed) = (0, 0, 0, 0, 0);
+        for at in self.row(side) {
+            let v = self.cells[at] as i32;
+            seeds += v;
+            empty += (v == 0) as i32;
+            single += (v == 1) as i32;
+            big += (v as usize >= 2 * m) as i32;
+            if self.cells[2 * m - 1 - at] == 0 {
+                exposed += v;
+            }
+        }
+        out.copy_from_slice(&[seeds, empty, single, big, exposed]);
     }
 }
 
