@@ -9,9 +9,8 @@
 //! After every move the page's board is compared with the server's state and
 //! with a separate kete engine's `query fen` for the page's moves.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -19,7 +18,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
 
 mod common;
-use common::http::Server;
+use common::engine::EngineProcess;
+use common::http::{Server, legal_texts};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const DRIVER: &str = "/usr/bin/chromedriver";
@@ -153,84 +153,35 @@ impl Driver {
     }
 }
 
-/// A kete engine of its own, asked for the position token of a game: what
+/// The engine's `query fen` after the game's variant, options, start and
+/// moves (`game` as the API takes it), from a kete engine of its own: what
 /// the page shows must be what the engine has.
-struct Engine {
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.input, "quit");
-        let _ = self.child.wait();
-    }
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kete"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kete starts");
-        let input = child.stdin.take().unwrap();
-        let output = BufReader::new(child.stdout.take().unwrap());
-        let mut e = Engine {
-            child,
-            input,
-            output,
-        };
-        e.send("ugi");
-        e.until(|l| l == "ugiok");
-        e
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.input, "{line}").expect("kete reads");
-    }
-
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> String {
-        loop {
-            let mut line = String::new();
-            let n = self.output.read_line(&mut line).expect("kete writes");
-            assert!(n > 0, "kete ended");
-            let line = line.trim_end();
-            assert!(!line.starts_with("info string error"), "kete: {line}");
-            if done(line) {
-                return line.to_string();
-            }
+fn engine_fen(e: &mut EngineProcess, game: &Value, moves: &[&str]) -> String {
+    e.send(&format!(
+        "setoption name Variant value {}",
+        game["variant"].as_str().unwrap()
+    ));
+    if let Some(options) = game["options"].as_object() {
+        for (k, v) in options {
+            e.send(&format!("setoption name {k} value {}", v.as_str().unwrap()));
         }
     }
-
-    /// The engine's `query fen` after the game's variant, options, start and
-    /// moves (`game` as the API takes it).
-    fn fen(&mut self, game: &Value, moves: &[&str]) -> String {
-        self.send(&format!(
-            "setoption name Variant value {}",
-            game["variant"].as_str().unwrap()
-        ));
-        if let Some(options) = game["options"].as_object() {
-            for (k, v) in options {
-                self.send(&format!("setoption name {k} value {}", v.as_str().unwrap()));
-            }
-        }
-        let start = match game["start"].as_str() {
-            Some(token) => format!("fen {token}"),
-            None => "startpos".into(),
-        };
-        let moves = if moves.is_empty() {
-            String::new()
-        } else {
-            format!(" moves {}", moves.join(" "))
-        };
-        self.send(&format!("position {start}{moves}"));
-        self.send("query fen");
-        let line = self.until(|l| l.starts_with("response "));
-        line["response ".len()..].to_string()
-    }
+    let start = match game["start"].as_str() {
+        Some(token) => format!("fen {token}"),
+        None => "startpos".into(),
+    };
+    let moves = if moves.is_empty() {
+        String::new()
+    } else {
+        format!(" moves {}", moves.join(" "))
+    };
+    e.send(&format!("position {start}{moves}"));
+    e.send("query fen");
+    let line = e.wait_for(Duration::from_secs(10), "response", |l| {
+        assert!(!l.starts_with("info string error"), "kete: {l}");
+        l.starts_with("response ")
+    });
+    line["response ".len()..].to_string()
 }
 
 /// The seeds the page shows, cell by cell.
@@ -239,7 +190,7 @@ const PAGE_SEEDS: &str = "return [...document.querySelectorAll('#board g.cell')]
 
 /// Checks that the board in the page is the engine's position for the moves
 /// the page lists; returns the state.
-fn check_board(d: &Driver, s: &Server, e: &mut Engine, game: Value) -> Value {
+fn check_board(d: &Driver, s: &Server, e: &mut EngineProcess, game: Value) -> Value {
     let moves = d.script("return document.getElementById('movesline').value;");
     let moves: Vec<&str> = moves.as_str().unwrap().split_whitespace().collect();
     let mut req = game.as_object().unwrap().clone();
@@ -274,7 +225,7 @@ fn check_board(d: &Driver, s: &Server, e: &mut Engine, game: Value) -> Value {
     assert_eq!(token, state["token"]);
     assert_eq!(
         token.as_str().unwrap(),
-        e.fen(&game, &moves),
+        engine_fen(e, &game, &moves),
         "the page's position and the engine's query fen after {moves:?}"
     );
     state
@@ -301,7 +252,9 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
     );
     let s = Server::start_with(&["--games", games]);
     let d = Driver::start();
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
+    e.send("ugi");
+    e.wait_for(Duration::from_secs(10), "ugiok", |l| l == "ugiok");
     let t = Instant::now();
     d.goto(&s.url("/"));
     d.wait(
@@ -324,12 +277,7 @@ fn browser_plays_kalah_against_the_engine_and_shows_every_board() {
         Duration::from_secs(20),
     );
     let state = check_board(&d, &s, &mut e, kalah.clone());
-    let legal: Vec<&str> = state["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
+    let legal = legal_texts(&state);
     assert!(legal.contains(&hint.as_str().unwrap()), "hint {hint}");
     assert_eq!(
         d.script("return document.querySelectorAll('#board g.hint.legal').length;"),

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 mod common;
-use common::http::Server;
+use common::http::{Server, legal_texts};
 
 /// Applies a trace's steps to the seed counts of `before` (what the page
 /// does when it animates a move).
@@ -298,22 +298,10 @@ fn leave_mid_way(s: &Server, path: &str, body: &str) {
 
 #[test]
 fn serve_survives_a_page_that_leaves_mid_search() {
-    use std::io::{Read, Write};
     let s = Server::start();
     let body = json!({"variant": "bao-kiswahili", "movetime_ms": 20000}).to_string();
     let started = std::time::Instant::now();
-    {
-        let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
-        write!(
-            c,
-            "POST /api/search HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut first = [0u8; 64];
-        let n = c.read(&mut first).unwrap();
-        assert!(String::from_utf8_lossy(&first[..n]).starts_with("HTTP/1.1 200"));
-    } // the page goes away
+    leave_mid_way(&s, "/api/search", &body); // the page goes away
     // The server answers other requests meanwhile and afterwards.
     for _ in 0..3 {
         let (st, _) = s.json("POST", "/api/state", r#"{"variant":"kalah"}"#);
@@ -589,12 +577,7 @@ fn serve_streams_an_external_engine_and_asks_it_for_three_lines() {
         }
     }
     let (_, state) = s.json("POST", "/api/state", &game.to_string());
-    let legal: Vec<&str> = state["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
+    let legal = legal_texts(&state);
     assert!(legal.len() >= 3);
     let lines = done["lines"].as_array().unwrap();
     let numbers: Vec<u64> = lines

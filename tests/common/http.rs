@@ -147,3 +147,13 @@ pub fn request(addr: &str, method: &str, path: &str, body: &str) -> (u16, String
     }
     (status, String::from_utf8(raw).unwrap())
 }
+
+/// The texts of the legal moves of an `/api/state` answer.
+pub fn legal_texts(state: &serde_json::Value) -> Vec<&str> {
+    state["legal"]
+        .as_array()
+        .expect("legal moves in the state")
+        .iter()
+        .map(|m| m["text"].as_str().expect("a move text"))
+        .collect()
+}
