@@ -8,8 +8,9 @@ use crate::game::{Evaluator, Game, PHASE, Side, linear_value, linear_value_terms
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BaoEval {
     /// Bao la Kiswahili: [`BaoEval::Tuned`], which beat the hand-picked
-    /// evaluation in an SPRT; Bao la Kujifunza (no hands, weights fitted on
-    /// Kiswahili games and not tested there): [`BaoEval::Classic`].
+    /// evaluation in an SPRT; Bao la Kujifunza (no hands; the weights were
+    /// fitted on Kiswahili games and gained nothing in its SPRT):
+    /// [`BaoEval::Classic`].
     #[default]
     Default,
     /// The first, hand-picked evaluation: seeds, front-row seeds, capture
