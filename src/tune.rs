@@ -658,67 +658,65 @@ fn run_fit<G: Game>(
     rules: G::Rules,
     label: &dyn Fn(&G) -> Option<f32>,
 ) -> anyhow::Result<()> {
-    {
-        use anyhow::Context;
-        let names = <G::Eval as Evaluator<G>>::FEATURES;
-        let mut data = Dataset::new(names.len());
-        let mut relabelled = Relabelled::default();
-        for path in &a.data {
-            let file = std::fs::File::open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?;
-            let (part, r) = load_labelled::<G>(&rules, std::io::BufReader::new(file), label)
-                .with_context(|| format!("reading {}", path.display()))?;
-            data.x.extend(part.x);
-            data.result.extend(part.result);
-            relabelled.labelled += r.labelled;
-            relabelled.changed += r.changed;
-        }
-        if a.egtb.is_some() {
-            eprintln!(
-                "database labels: {} positions, {} of them with other points than their game's",
-                relabelled.labelled, relabelled.changed
-            );
-        }
-        if data.is_empty() {
-            anyhow::bail!("no positions to fit in {:?}", a.data);
-        }
-        let start = std::time::Instant::now();
-        let opts = FitOptions {
-            iterations: a.iterations,
-            rate: a.rate,
-            scale: a.scale,
-            threads: a.threads.max(1),
-        };
-        let start_weights = if a.zero {
-            &[][..]
-        } else {
-            <G::Eval as Evaluator<G>>::WEIGHTS
-        };
-        let fit = fit(&data, start_weights, &opts);
-        let secs = start.elapsed().as_secs_f64();
-        eprintln!(
-            "positions {} scale {:.1} loss {:.6} -> {:.6} time {secs:.1} s",
-            data.len(),
-            fit.scale,
-            fit.loss_before,
-            fit.loss_after
-        );
-        let header = format!(
-            "Evaluation weights, (opening, endgame) per feature, fitted by\n`{}`\nto {} positions: logistic scale {:.1}, mean squared error {:.6} -> {:.6}.\nWritten by `kete tune fit`; rerun it rather than editing by hand.",
-            command_line,
-            data.len(),
-            fit.scale,
-            fit.loss_before,
-            fit.loss_after
-        );
-        let text = weights_source(names, &fit.weights, &header);
-        match &a.out {
-            Some(path) => std::fs::write(path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-            None => print!("{text}"),
-        }
-        Ok(())
+    use anyhow::Context;
+    let names = <G::Eval as Evaluator<G>>::FEATURES;
+    let mut data = Dataset::new(names.len());
+    let mut relabelled = Relabelled::default();
+    for path in &a.data {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let (part, r) = load_labelled::<G>(&rules, std::io::BufReader::new(file), label)
+            .with_context(|| format!("reading {}", path.display()))?;
+        data.x.extend(part.x);
+        data.result.extend(part.result);
+        relabelled.labelled += r.labelled;
+        relabelled.changed += r.changed;
     }
+    if a.egtb.is_some() {
+        eprintln!(
+            "database labels: {} positions, {} of them with other points than their game's",
+            relabelled.labelled, relabelled.changed
+        );
+    }
+    if data.is_empty() {
+        anyhow::bail!("no positions to fit in {:?}", a.data);
+    }
+    let start = std::time::Instant::now();
+    let opts = FitOptions {
+        iterations: a.iterations,
+        rate: a.rate,
+        scale: a.scale,
+        threads: a.threads.max(1),
+    };
+    let start_weights = if a.zero {
+        &[][..]
+    } else {
+        <G::Eval as Evaluator<G>>::WEIGHTS
+    };
+    let fit = fit(&data, start_weights, &opts);
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!(
+        "positions {} scale {:.1} loss {:.6} -> {:.6} time {secs:.1} s",
+        data.len(),
+        fit.scale,
+        fit.loss_before,
+        fit.loss_after
+    );
+    let header = format!(
+        "Evaluation weights, (opening, endgame) per feature, fitted by\n`{}`\nto {} positions: logistic scale {:.1}, mean squared error {:.6} -> {:.6}.\nWritten by `kete tune fit`; rerun it rather than editing by hand.",
+        command_line,
+        data.len(),
+        fit.scale,
+        fit.loss_before,
+        fit.loss_after
+    );
+    let text = weights_source(names, &fit.weights, &header);
+    match &a.out {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(())
 }
 
 /// Runs `kete tune`; `command_line` is recorded in the weights file.
