@@ -480,3 +480,162 @@ fn resume_refuses_changed_engine_settings_and_the_report_names_options_and_endin
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The games of a folder in schedule order, without what depends on the
+/// machine's speed (the time of each move).
+fn games_untimed(dir: &Path) -> Vec<Value> {
+    let mut gs = games(dir);
+    gs.sort_by_key(|g| g["id"].as_u64());
+    for g in &mut gs {
+        for m in g["moves"].as_array_mut().expect("moves") {
+            m.as_object_mut().expect("a move").remove("ms");
+        }
+    }
+    gs
+}
+
+/// The report without the time table (the only part that depends on speed).
+fn report_untimed(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("report.md")).expect("report.md");
+    let (before, after) = text.split_once("## Time per move").expect("a time table");
+    let after = &after[after.find("## How games ended").expect("endings")..];
+    format!("{before}{after}")
+}
+
+#[test]
+fn shards_merged_equal_the_whole_tournament_and_bad_merges_are_refused() {
+    let root = out_dir("shards");
+    let common = |extra: &[&str]| {
+        let mut a = strings(&["--variant", "kalah", "--engine"]);
+        a.push(format!("cmd={KETE}"));
+        a.extend(strings(&["name=a", "depth=2", "--engine"]));
+        a.push(format!("cmd={KETE}"));
+        a.extend(strings(&["name=b", "depth=3", "--engine"]));
+        a.push(format!("cmd={KETE}"));
+        a.extend(strings(&["name=c", "depth=1"]));
+        a.extend(strings(&[
+            "--games",
+            "2",
+            "--rounds",
+            "2",
+            "--concurrency",
+            "2",
+            "--openings",
+            "random",
+            "plies=2",
+            "seed=7",
+            "--quiet",
+        ]));
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let dir = |name: &str| root.join(name).display().to_string();
+    run(&common(&["--out", &dir("whole")]));
+    for k in 1..=4 {
+        run(&common(&[
+            "--shard",
+            &format!("{k}/4"),
+            "--out",
+            &dir(&format!("s{k}")),
+        ]));
+    }
+    // Each shard plays only its pairs: 12 games in 6 pairs, so 2+2+1+1.
+    let sizes: Vec<usize> = (1..=4)
+        .map(|k| games(&root.join(format!("s{k}"))).len())
+        .collect();
+    assert_eq!(sizes, [4, 4, 2, 2]);
+    let shard_report = std::fs::read_to_string(root.join("s2/report.md")).unwrap();
+    assert!(shard_report.contains("- shard 2/4"), "{shard_report}");
+
+    // Shards given in any order merge into what one machine wrote.
+    let merge = |dirs: &[&str], out: &str| {
+        let mut a = vec!["merge".to_string()];
+        a.extend(dirs.iter().map(|d| dir(d)));
+        a.extend(["--out".to_string(), dir(out)]);
+        arena(&a).output().expect("run kete-arena merge")
+    };
+    let out = merge(&["s3", "s1", "s4", "s2"], "merged");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        games_untimed(&root.join("merged")),
+        games_untimed(&root.join("whole"))
+    );
+    assert_eq!(
+        report_untimed(&root.join("merged")),
+        report_untimed(&root.join("whole"))
+    );
+    // The merged records are in schedule order.
+    let ids: Vec<u64> = games(&root.join("merged"))
+        .iter()
+        .map(|g| g["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, (0..12).collect::<Vec<u64>>());
+
+    let refused = |out: Output, what: &str| {
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(!out.status.success(), "merge should refuse: {what}");
+        assert!(err.contains(what), "expected '{what}' in: {err}");
+    };
+    // A missing shard is named with its games.
+    refused(
+        merge(&["s1", "s2", "s4"], "m1"),
+        "shard 3/4 is missing: its 2 games",
+    );
+    // The same shard twice.
+    refused(merge(&["s1", "s1", "s2"], "m2"), "shard 1/4 is given twice");
+    // A shard of another tournament (b at depth 4).
+    let mut other = common(&["--shard", "3/4", "--out", &dir("other3")]);
+    let i = other.iter().position(|a| a == "depth=3").unwrap();
+    other[i] = "depth=4".into();
+    run(&other);
+    refused(
+        merge(&["s1", "s2", "other3", "s4"], "m3"),
+        "engine b: depth=3, now depth=4",
+    );
+    // An unfinished shard: its last game lost, then resumed by its command.
+    let s2 = root.join("s2").join("games.jsonl");
+    let text = std::fs::read_to_string(&s2).unwrap();
+    let kept: Vec<&str> = text.lines().take(3).collect();
+    std::fs::write(&s2, kept.join("\n") + "\n").unwrap();
+    refused(merge(&["s1", "s2", "s3", "s4"], "m4"), "shard 2/4 in");
+    run(&common(&["--shard", "2/4", "--out", &dir("s2")]));
+    assert_eq!(games(&root.join("s2")).len(), 4);
+    let out = merge(&["s1", "s2", "s3", "s4"], "m5");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        games_untimed(&root.join("m5")),
+        games_untimed(&root.join("whole"))
+    );
+    // A shard's folder is its own: another shard, or the whole tournament,
+    // is refused there; an SPRT cannot be sharded.
+    let out = arena(&common(&["--shard", "1/4", "--out", &dir("s2")]))
+        .output()
+        .unwrap();
+    refused(out, "holds shard 2/4, not shard 1/4");
+    let out = arena(&common(&["--out", &dir("s2")])).output().unwrap();
+    refused(out, "holds shard 2/4, not the whole tournament");
+    let mut sprt = common(&["--shard", "1/2", "--out", &dir("sprt")]);
+    sprt.retain(|a| !a.starts_with("name=c") && a != "depth=1");
+    let c = sprt.iter().rposition(|a| a == "--engine").unwrap();
+    sprt.drain(c..c + 2);
+    sprt.extend(strings(&["--sprt", "elo0=0", "elo1=30"]));
+    refused(
+        arena(&sprt).output().unwrap(),
+        "an SPRT cannot be split into shards",
+    );
+    refused(
+        arena(&common(&["--shard", "5/4", "--out", &dir("bad")]))
+            .output()
+            .unwrap(),
+        "shard '5/4' is not K/N",
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

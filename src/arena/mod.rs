@@ -8,6 +8,7 @@
 //! (`info` scores, `bestmove 0000`) are recorded, never believed.
 
 pub mod engine;
+pub mod merge;
 pub mod openings;
 pub mod play;
 pub mod record;
@@ -20,8 +21,10 @@ use std::fmt;
 use std::path::PathBuf;
 
 pub use engine::{EngineConfig, Proto, TimeControl};
+pub use merge::{Merged, merge};
 pub use openings::{Opening, OpeningSource};
 pub use record::{GameLine, Termination};
+pub use schedule::Shard;
 pub use stats::{EloEstimate, Sprt, SprtState, Wdl};
 pub use tournament::{Summary, TournamentConfig, run};
 

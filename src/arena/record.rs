@@ -167,6 +167,46 @@ impl GameLine {
     }
 }
 
+/// Reads the games of a record file without changing it. A last line
+/// without its end (a write cut short) is left out, as [`RecordFile::open`]
+/// would cut it; a missing file holds no games.
+pub fn read(path: &Path) -> Result<Vec<GameLine>, ArenaError> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(ArenaError::io(format!("cannot read {}", path.display()), e)),
+    };
+    Ok(parse(path, &bytes)?.0)
+}
+
+/// The games of the complete lines of `bytes`, and where those lines end.
+fn parse(path: &Path, bytes: &[u8]) -> Result<(Vec<GameLine>, usize), ArenaError> {
+    let complete = match bytes.iter().rposition(|&b| b == b'\n') {
+        Some(i) => i + 1,
+        None => 0,
+    };
+    let mut games = Vec::new();
+    for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let game: GameLine = serde_json::from_slice(line).map_err(|e| ArenaError::Records {
+            path: path.to_path_buf(),
+            line: n + 1,
+            message: format!("not a game record: {e}"),
+        })?;
+        if game.game_result().is_none() {
+            return Err(ArenaError::Records {
+                path: path.to_path_buf(),
+                line: n + 1,
+                message: format!("unknown result '{}'", game.result),
+            });
+        }
+        games.push(game);
+    }
+    Ok((games, complete))
+}
+
 /// The record file of a tournament, open for appending.
 pub struct RecordFile {
     path: PathBuf,
@@ -188,29 +228,7 @@ impl RecordFile {
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .map_err(|e| ArenaError::io(format!("cannot read {}", path.display()), e))?;
-        let complete = match bytes.iter().rposition(|&b| b == b'\n') {
-            Some(i) => i + 1,
-            None => 0,
-        };
-        let mut games = Vec::new();
-        for (n, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let game: GameLine = serde_json::from_slice(line).map_err(|e| ArenaError::Records {
-                path: path.to_path_buf(),
-                line: n + 1,
-                message: format!("not a game record: {e}"),
-            })?;
-            if game.game_result().is_none() {
-                return Err(ArenaError::Records {
-                    path: path.to_path_buf(),
-                    line: n + 1,
-                    message: format!("unknown result '{}'", game.result),
-                });
-            }
-            games.push(game);
-        }
+        let (games, complete) = parse(path, &bytes)?;
         if complete < bytes.len() {
             file.set_len(complete as u64).map_err(|e| {
                 ArenaError::io(

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use super::record::{GameLine, Termination};
+use super::schedule::Shard;
 use super::stats::{self, Pentanomial, Sprt, SprtState, Wdl};
 
 /// The games between two engines, from the first one's point of view.
@@ -176,7 +177,9 @@ impl Tally {
     }
 }
 
-/// The tournament's settings as the report shows them.
+/// The tournament's settings as the report shows them (also kept in the
+/// output folder's `tournament.json`, from which `merge` writes the report).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ReportHeader {
     pub variant: String,
     pub options: Vec<(String, String)>,
@@ -186,6 +189,9 @@ pub struct ReportHeader {
     /// One line per engine: name, command, limits.
     pub engines: Vec<String>,
     pub sprt: Option<Sprt>,
+    /// The share of the games this run plays, when the tournament is split.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 fn pct(x: f64) -> String {
@@ -204,6 +210,12 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
         "- games: {} played of {} scheduled; {} plies in all; games longer than {} plies are adjudicated by the seed count",
         t.games, h.scheduled, t.plies, h.max_plies
     );
+    if let Some(shard) = h.shard {
+        let _ = writeln!(
+            s,
+            "- shard {shard}: this folder holds only this shard's games; `kete-arena merge` joins the shards into the whole report"
+        );
+    }
     for e in &h.engines {
         let _ = writeln!(s, "- engine {e}");
     }
@@ -453,6 +465,7 @@ mod tests {
             max_plies: 400,
             engines: Vec::new(),
             sprt: None,
+            shard: None,
         };
         let report = render(&header, &t);
         assert!(

@@ -57,9 +57,64 @@ pub fn schedule(engines: usize, gauntlet: bool, rounds: usize, games: usize) -> 
     out
 }
 
+/// A share of a tournament's games for one machine: shard `index` of
+/// `count` (from 1) plays the game pairs whose number leaves the remainder
+/// `index - 1` when divided by `count`. Every shard knows its games from the
+/// settings alone, and both games of a pair (one opening, colours swapped)
+/// stay together, so the pentanomial counts are whole in each shard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Reads `K/N` (1 <= K <= N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("shard '{text}' is not K/N with 1 <= K <= N (e.g. 2/4)");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = k.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether the game belongs to this shard.
+    pub fn plays(&self, pair: usize) -> bool {
+        pair % self.count == self.index - 1
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_split_the_schedule_by_pair_and_cover_it_once() {
+        let s = schedule(3, false, 2, 4);
+        let shards: Vec<Shard> = (1..=3).map(|k| Shard { index: k, count: 3 }).collect();
+        for g in &s {
+            let owners: Vec<&Shard> = shards.iter().filter(|sh| sh.plays(g.pair)).collect();
+            assert_eq!(owners.len(), 1, "game {} has one shard", g.id);
+            assert_eq!(owners[0].index - 1, g.pair % 3);
+        }
+        for sh in &shards {
+            let n = s.iter().filter(|g| sh.plays(g.pair)).count();
+            assert!(n == 8, "shard {sh} plays {n} of 24");
+        }
+        assert_eq!(Shard::parse("2/4"), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "2", "a/b", "2/0", ""] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn round_robin_and_gauntlet_pairings() {

@@ -227,7 +227,7 @@ fn closest_with_mean(observed: &[(f64, f64)], s: f64) -> Vec<f64> {
 }
 
 /// The test's hypotheses and error rates.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,

@@ -14,11 +14,12 @@ use parking_lot::Mutex;
 
 use super::ArenaError;
 use super::engine::{EngineConfig, EngineProcess};
+use super::merge::{self, Stored};
 use super::openings::{self, Opening, OpeningSource};
 use super::play::{self, PlayedGame};
 use super::record::{GameLine, OpeningLine, RecordFile};
 use super::report::{self, ReportHeader, Tally};
-use super::schedule::{self, Scheduled};
+use super::schedule::{self, Scheduled, Shard};
 use super::stats::{Sprt, SprtState};
 use crate::game::{Game, Side};
 use crate::variants::{Variant, VariantVisitor};
@@ -50,6 +51,8 @@ pub struct TournamentConfig {
     pub handshake_timeout: Duration,
     /// Print the progress line on standard error.
     pub progress: bool,
+    /// Play only this share of the games (`kete-arena merge` joins shards).
+    pub shard: Option<Shard>,
 }
 
 /// What a finished (or resumed-and-finished) tournament produced.
@@ -83,6 +86,9 @@ impl TournamentConfig {
             return bad(
                 "games, rounds, concurrency and the maximum length must be at least 1".into(),
             );
+        }
+        if self.sprt.is_some() && self.shard.is_some() {
+            return bad("an SPRT cannot be split into shards: it stops when the games so far decide, and no shard sees the others' games".into());
         }
         if self.sprt.is_some() && self.engines.len() != 2 {
             return bad(format!(
@@ -136,6 +142,14 @@ fn check_recorded(
             sched.len()
         ));
     };
+    if let Some(shard) = config.shard
+        && !shard.plays(s.pair)
+    {
+        return Err(format!(
+            "game {} (pair {}) is not one of shard {shard}'s games",
+            g.id, s.pair
+        ));
+    }
     let (south, north) = (&config.engines[s.south].name, &config.engines[s.north].name);
     if (&g.south, &g.north) != (south, north) {
         return Err(format!(
@@ -183,7 +197,10 @@ fn check_recorded(
 }
 
 /// What differs between two engine settings: `depth=3, now depth=4`.
-fn settings_change(was: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> String {
+pub(super) fn settings_change(
+    was: &BTreeMap<String, String>,
+    now: &BTreeMap<String, String>,
+) -> String {
     let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
     keys.into_iter()
         .filter(|k| was.get(*k) != now.get(*k))
@@ -216,6 +233,29 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
 
     std::fs::create_dir_all(&config.out_dir)
         .map_err(|e| ArenaError::io(format!("cannot create {}", config.out_dir.display()), e))?;
+    let header = report_header(config, openings.len(), sched.len());
+    let stored = Stored {
+        header: header.clone(),
+        names: config.engines.iter().map(|e| e.name.clone()).collect(),
+        gauntlet: config.gauntlet,
+        rounds: config.rounds,
+        games: config.games,
+        settings: config.engines.iter().map(|e| e.settings()).collect(),
+    };
+    if let Some(was) = merge::read_stored(&config.out_dir)?
+        && was.header.shard != config.shard
+    {
+        let name = |s: Option<Shard>| {
+            s.map_or("the whole tournament".to_string(), |s| format!("shard {s}"))
+        };
+        return Err(ArenaError::Config(format!(
+            "{} holds {}, not {}: give each shard its own --out",
+            config.out_dir.display(),
+            name(was.header.shard),
+            name(config.shard)
+        )));
+    }
+    merge::write_stored(&config.out_dir, &stored)?;
     let records_path = config.out_dir.join(RECORDS);
     let (mut records, recorded) = RecordFile::open(&records_path)?;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
@@ -251,11 +291,14 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
     } else {
         sched
             .iter()
-            .filter(|g| !done.contains(&g.id))
+            .filter(|g| !done.contains(&g.id) && config.shard.is_none_or(|sh| sh.plays(g.pair)))
             .copied()
             .collect()
     };
-    let total = sched.len();
+    let total = sched
+        .iter()
+        .filter(|g| config.shard.is_none_or(|sh| sh.plays(g.pair)))
+        .count();
     let tty = std::io::stderr().is_terminal();
     if config.progress && !games.is_empty() {
         eprintln!(
@@ -313,7 +356,22 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
     }
     games.sort_by_key(|g| g.id);
 
-    let header = ReportHeader {
+    let report_path = config.out_dir.join(REPORT);
+    std::fs::write(&report_path, report::render(&header, &tally))
+        .map_err(|e| ArenaError::io(format!("cannot write {}", report_path.display()), e))?;
+    Ok(Summary {
+        sprt: config.sprt.as_ref().and_then(|s| tally.sprt(s)),
+        games,
+        scheduled: total,
+        tally,
+        records: records_path,
+        report: report_path,
+    })
+}
+
+/// The report's account of the settings.
+fn report_header(config: &TournamentConfig, openings: usize, scheduled: usize) -> ReportHeader {
+    ReportHeader {
         variant: config.variant.name().to_string(),
         // The variant's own order, as `setoption` lists them.
         options: config
@@ -322,12 +380,8 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
-        openings: format!(
-            "{} ({} in the list)",
-            config.openings.describe(),
-            openings.len()
-        ),
-        scheduled: total,
+        openings: format!("{} ({openings} in the list)", config.openings.describe()),
+        scheduled,
         max_plies: config.max_plies,
         engines: config
             .engines
@@ -349,18 +403,8 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
             })
             .collect(),
         sprt: config.sprt,
-    };
-    let report_path = config.out_dir.join(REPORT);
-    std::fs::write(&report_path, report::render(&header, &tally))
-        .map_err(|e| ArenaError::io(format!("cannot write {}", report_path.display()), e))?;
-    Ok(Summary {
-        sprt: config.sprt.as_ref().and_then(|s| tally.sprt(s)),
-        games,
-        scheduled: total,
-        tally,
-        records: records_path,
-        report: report_path,
-    })
+        shard: config.shard,
+    }
 }
 
 /// Two different elements of a slice, both mutable.

@@ -41,6 +41,16 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Join the folders of a sharded tournament (`--shard K/N`) into one
+    /// `games.jsonl` and report, as one machine would have written them.
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true, value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Folder for the merged games.jsonl and report.md.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
     /// Print a shell completion script for kete-arena (e.g. `kete-arena
     /// completions bash`).
     Completions {
@@ -100,6 +110,10 @@ struct RunArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
+    /// Play only shard K of N: the game pairs whose number leaves K-1 when
+    /// divided by N (into this shard's own --out; `merge` joins them).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
 }
 
 fn key_values<'a>(tokens: &'a [String], what: &str) -> Result<Vec<(&'a str, &'a str)>> {
@@ -202,17 +216,30 @@ fn run(args: RunArgs) -> Result<()> {
         max_plies: args.maxplies,
         handshake_timeout: Duration::from_secs_f64(args.handshake_timeout),
         progress: !args.quiet,
+        shard: args
+            .shard
+            .as_deref()
+            .map(arena::Shard::parse)
+            .transpose()
+            .map_err(|e| anyhow!(e))?,
     };
     if !args.quiet {
+        let sched = kete::arena::schedule::schedule(
+            config.engines.len(),
+            config.gauntlet,
+            config.rounds,
+            config.games,
+        );
+        let share = match config.shard {
+            Some(sh) => format!(
+                " (shard {sh}: {} of them)",
+                sched.iter().filter(|g| sh.plays(g.pair)).count()
+            ),
+            None => String::new(),
+        };
         eprintln!(
-            "kete-arena: {} games of {}, openings: {}",
-            kete::arena::schedule::schedule(
-                config.engines.len(),
-                config.gauntlet,
-                config.rounds,
-                config.games
-            )
-            .len(),
+            "kete-arena: {} games of {}{share}, openings: {}",
+            sched.len(),
             config.variant.name(),
             config.openings.describe()
         );
@@ -289,6 +316,20 @@ fn real_main() -> Result<()> {
             for l in lines {
                 println!("{l}");
             }
+            Ok(())
+        }
+        Some(Command::Merge { dirs, out }) => {
+            let merged = arena::merge(&dirs, &out)?;
+            let report = std::fs::read_to_string(&merged.report)
+                .with_context(|| format!("cannot read back {}", merged.report.display()))?;
+            print!("{report}");
+            eprintln!(
+                "kete-arena: merged {} shards, {} games in {}, report in {}",
+                merged.shards,
+                merged.games,
+                merged.records.display(),
+                merged.report.display()
+            );
             Ok(())
         }
         Some(Command::Completions { shell }) => {
