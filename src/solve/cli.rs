@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::db::{DbGame, DbSpec, Egtb, Tablebase};
 use super::egtb::{BuildOptions, BuildProgress};
+use super::split::{Job, JobResult, JobsFile};
 use super::{SolveGame, SolveOptions, SolveProgress};
 use crate::game::{Game, Side};
 use crate::variants::{SolveVisitor, Variant};
@@ -48,17 +49,43 @@ pub struct SolveArgs {
     /// makes one.
     #[arg(long, allow_hyphen_values = true)]
     pub guess: Option<i32>,
+    /// Split the solve for a cluster: write the distinct positions PLIES
+    /// moves from the position as jobs into `--jobs DIR`.
+    #[arg(long, value_name = "PLIES", requires = "jobs")]
+    pub split: Option<usize>,
+    /// Where `--split` writes its jobs.
+    #[arg(long, value_name = "DIR", requires = "split")]
+    pub jobs: Option<PathBuf>,
+    /// Solve job I of the split in DIR (the variant, its options and the
+    /// position come from DIR/jobs.json) and write its value there.
+    #[arg(long, num_args = 2, value_names = ["DIR", "I"], conflicts_with_all = ["split", "combine", "fen"])]
+    pub job: Option<Vec<String>>,
+    /// Back the values of the solved jobs in DIR up to the split's root and
+    /// print its value and best moves, like a plain solve.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["split", "fen", "egtb", "egtb_seeds"])]
+    pub combine: Option<PathBuf>,
+}
+
+/// What `kete solve` is asked to do.
+#[derive(Clone, Copy)]
+enum Mode<'a> {
+    Plain,
+    Split(usize, &'a std::path::Path, &'a Variant),
+    Job(&'a std::path::Path, usize, &'a JobsFile),
+    Combine(&'a std::path::Path, &'a JobsFile),
 }
 
 /// Runs `kete solve`: progress on stderr, then one stdout line
 /// `value <margin for South> best <moves>`.
 pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
-    struct Solve<'a>(&'a SolveArgs, &'static str);
+    struct Solve<'a>(&'a SolveArgs, &'static str, Mode<'a>);
     impl SolveVisitor for Solve<'_> {
         type Output = Result<()>;
         fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
-            let pos = position::<G>(&rules, args)?;
+            if !matches!(self.2, Mode::Plain | Mode::Job(..)) {
+                return run_mode::<G>(&rules, args, self.2, None);
+            }
             let db = database(args, || G::db_game(&rules).map_err(|e| anyhow!(e)))?;
             if let Some(db) = &db {
                 db.check::<G>(&rules)?;
@@ -66,10 +93,14 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
                     eprintln!("note: {note}");
                 }
             }
-            solve_and_print(
-                &pos,
-                pos.pits_per_row(),
+            if let Mode::Plain = self.2 {
+                // A bad --fen is named before any database is built.
+                position::<G>(&rules, args)?;
+            }
+            run_mode(
+                &rules,
                 args,
+                self.2,
                 db.as_ref().map(|d| d as &dyn Tablebase<G>),
             )
         }
@@ -78,20 +109,242 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
             if args.egtb.is_some() || args.egtb_seeds.is_some() {
                 bail!("there are no endgame databases for {}", self.1);
             }
-            let pos = position::<G>(&rules, args)?;
-            solve_and_print(&pos, pos.pits_per_row(), args, None)
+            run_mode::<G>(&rules, args, self.2, None)
         }
         fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<()> {
             bail!("kete solve cannot solve {}: {why}", self.1)
         }
     }
-    variant.visit_solver(Solve(args, variant.name()))
+    if let Some(dir) = &args.combine {
+        let file = read_jobs(dir)?;
+        let v = jobs_variant(&file)?;
+        return v.visit_solver(Solve(args, v.name(), Mode::Combine(dir, &file)));
+    }
+    if let Some(job) = &args.job {
+        let dir = std::path::Path::new(&job[0]);
+        let file = read_jobs(dir)?;
+        let id: usize = job[1]
+            .parse()
+            .ok()
+            .filter(|&i| i < file.jobs.len())
+            .ok_or_else(|| {
+                anyhow!(
+                    "job '{}' is not a job number of {} (0 to {})",
+                    job[1],
+                    dir.display(),
+                    file.jobs.len().saturating_sub(1)
+                )
+            })?;
+        let v = jobs_variant(&file)?;
+        return v.visit_solver(Solve(args, v.name(), Mode::Job(dir, id, &file)));
+    }
+    let mode = match (args.split, &args.jobs) {
+        (Some(0), _) => bail!("--split takes at least 1 move"),
+        (Some(plies), Some(dir)) => {
+            if args.egtb.is_some() || args.egtb_seeds.is_some() {
+                bail!(
+                    "--egtb and --egtb-seeds go with --job (each job probes the database), not --split"
+                );
+            }
+            Mode::Split(plies, dir, &variant)
+        }
+        _ => Mode::Plain,
+    };
+    variant.visit_solver(Solve(args, variant.name(), mode))
 }
 
 fn position<G: Game>(rules: &G::Rules, args: &SolveArgs) -> Result<G> {
     match &args.fen {
         Some(fen) => G::from_notation(rules, fen).with_context(|| format!("bad --fen '{fen}'")),
         None => Ok(G::start(rules)),
+    }
+}
+
+const JOBS: &str = "jobs.json";
+
+fn read_jobs(dir: &std::path::Path) -> Result<JobsFile> {
+    let path = dir.join(JOBS);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "cannot read {} (made by kete solve --split)",
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a jobs file", path.display()))
+}
+
+/// The variant and options a split was made with.
+fn jobs_variant(file: &JobsFile) -> Result<Variant> {
+    let mut v = Variant::by_name(&file.variant).map_err(|e| anyhow!(e))?;
+    for (k, x) in &file.options {
+        v.set_option(k, x).map_err(|e| anyhow!(e))?;
+    }
+    Ok(v)
+}
+
+fn result_path(dir: &std::path::Path, id: usize) -> PathBuf {
+    dir.join("results").join(format!("job-{id}.json"))
+}
+
+/// The moves of a job's line, read in the positions they are played in.
+fn job_moves<G: Game>(root: &G, job: &Job) -> Result<Vec<G::Move>> {
+    let mut pos = root.clone();
+    let mut moves = Vec::new();
+    for m in &job.moves {
+        let mv = pos
+            .parse_move(m)
+            .map_err(|e| anyhow!("job {}: move '{m}': {e}", job.id))?;
+        pos = pos.play(mv);
+        moves.push(mv);
+    }
+    if pos.to_notation() != job.fen {
+        bail!(
+            "job {}: its moves reach {}, not the {} the jobs file says",
+            job.id,
+            pos.to_notation(),
+            job.fen
+        );
+    }
+    Ok(moves)
+}
+
+fn run_mode<G: SolveGame>(
+    rules: &G::Rules,
+    args: &SolveArgs,
+    mode: Mode,
+    db: Option<&dyn Tablebase<G>>,
+) -> Result<()> {
+    match mode {
+        Mode::Plain => {
+            let pos = &position::<G>(rules, args)?;
+            let r = solve_reporting(pos, args, db, Vec::new());
+            print_result(pos, r.value, &r.best)
+        }
+        Mode::Split(plies, dir, variant) => {
+            let pos = &position::<G>(rules, args)?;
+            let lines = super::split::split(pos, plies);
+            let file = JobsFile {
+                variant: variant.name().to_string(),
+                options: variant
+                    .option_values()
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                root: pos.to_notation(),
+                plies,
+                jobs: lines
+                    .iter()
+                    .enumerate()
+                    .map(|(id, line)| {
+                        let mut p = pos.clone();
+                        let moves = line
+                            .iter()
+                            .map(|&m| {
+                                let text = p.format_move(m);
+                                p = p.play(m);
+                                text
+                            })
+                            .collect();
+                        Job {
+                            id,
+                            moves,
+                            fen: p.to_notation(),
+                        }
+                    })
+                    .collect(),
+            };
+            write_jobs(dir, &file)
+        }
+        Mode::Job(dir, id, file) => {
+            let root = G::from_notation(rules, &file.root)
+                .map_err(|e| anyhow!("the root of {}: {e}", dir.display()))?;
+            let job = &file.jobs[id];
+            let moves = job_moves(&root, job)?;
+            let (p, history, _) = super::split::replay(&root, &moves);
+            let path = result_path(dir, id);
+            let t = Instant::now();
+            let r = solve_reporting(&p, args, db, history);
+            if !r.complete {
+                bail!("job {id} was stopped before it was solved");
+            }
+            let result = JobResult {
+                id,
+                fen: job.fen.clone(),
+                value: r.value,
+                best: r.best.iter().map(|&m| p.format_move(m)).collect(),
+                nodes: r.nodes,
+                seconds: t.elapsed().as_secs_f64(),
+            };
+            let parent = path.parent().expect("results/ in the jobs folder");
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create {}", parent.display()))?;
+            // Whole or not at all: the combine step must never read half a
+            // result.
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            std::fs::write(&tmp, serde_json::to_string(&result)? + "\n")
+                .and_then(|_| std::fs::rename(&tmp, &path))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            print!("job {id} ");
+            print_result(&p, r.value, &r.best)
+        }
+        Mode::Combine(dir, file) => {
+            let root = G::from_notation(rules, &file.root)
+                .map_err(|e| anyhow!("the root of {}: {e}", dir.display()))?;
+            let mut values = std::collections::HashMap::new();
+            let mut missing = Vec::new();
+            let (mut nodes, mut seconds) = (0u64, 0f64);
+            for job in &file.jobs {
+                let path = result_path(dir, job.id);
+                let text = match std::fs::read_to_string(&path) {
+                    Ok(t) => t,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        missing.push(job.id);
+                        continue;
+                    }
+                    Err(e) => {
+                        return Err(e).with_context(|| format!("cannot read {}", path.display()));
+                    }
+                };
+                let r: JobResult = serde_json::from_str(&text)
+                    .with_context(|| format!("{} is not a job result", path.display()))?;
+                if r.id != job.id || r.fen != job.fen {
+                    bail!(
+                        "{} is the result of job {} ({}), not of job {} ({})",
+                        path.display(),
+                        r.id,
+                        r.fen,
+                        job.id,
+                        job.fen
+                    );
+                }
+                let moves = job_moves(&root, job)?;
+                values.insert(super::split::replay(&root, &moves).2, r.value);
+                nodes += r.nodes;
+                seconds += r.seconds;
+            }
+            if !missing.is_empty() {
+                let shown: Vec<String> = missing.iter().take(12).map(|i| i.to_string()).collect();
+                bail!(
+                    "{} of the {} jobs in {} have no result yet ({}{}): run kete solve --job {} I for each",
+                    missing.len(),
+                    file.jobs.len(),
+                    dir.display(),
+                    shown.join(", "),
+                    if missing.len() > 12 { ", …" } else { "" },
+                    dir.display()
+                );
+            }
+            let (value, best) =
+                super::split::combine(&root, file.plies, &|k| values.get(k).copied()).map_err(
+                    |_| anyhow!("{} does not hold every job of its split", dir.display()),
+                )?;
+            eprintln!(
+                "combine: {} jobs at {} moves, {nodes} nodes and {seconds:.1} s in all",
+                file.jobs.len(),
+                file.plies
+            );
+            print_result(&root, value, &best)
+        }
     }
 }
 
@@ -144,27 +397,29 @@ pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
     (mb as usize).min(CAP)
 }
 
-fn solve_and_print<G: SolveGame>(
+/// Solves `pos` (after the positions `history`) with the command line's
+/// table and guesses, the progress on stderr.
+fn solve_reporting<G: SolveGame>(
     pos: &G,
-    pits: u32,
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
-) -> Result<()> {
+    history: Vec<(u64, u32)>,
+) -> super::SolveResult<G::Move> {
     let side = pos.side_to_move();
     let hash_mb = args
         .hash
-        .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pits));
+        .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row()));
     eprintln!("table: {hash_mb} MiB");
     let mut opts = SolveOptions {
         hash_mb,
         all_best: args.all_best,
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
+        history,
         ..Default::default()
     };
     if let Some(e) = args.etc_seeds {
         opts.etc_min_seeds = e;
     }
-    let south = |v: i32| if side == Side::South { v } else { -v };
     let mut report = |p: &SolveProgress| {
         // The bounds are shown for South, like the final line.
         let (lo, hi) = if side == Side::South {
@@ -189,19 +444,60 @@ fn solve_and_print<G: SolveGame>(
             p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9) / 1e6
         );
     };
-    let r = super::solve_with_tablebase(pos, &opts, db, &mut report);
-    let moves: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
+    super::solve_with_tablebase(pos, &opts, db, &mut report)
+}
+
+/// The answer line: `value <margin for South> best <moves>` (`-` for none).
+fn print_result<G: Game>(pos: &G, value: i32, best: &[G::Move]) -> Result<()> {
+    let south = if pos.side_to_move() == Side::South {
+        value
+    } else {
+        -value
+    };
+    let moves: Vec<String> = best.iter().map(|&m| pos.format_move(m)).collect();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "value {:+} best {}",
-        south(r.value),
+        "value {south:+} best {}",
         if moves.is_empty() {
             "-".to_string()
         } else {
             moves.join(" ")
         }
     )?;
+    Ok(())
+}
+
+/// Writes a split's jobs file; a folder that already holds the same split
+/// is left as it is (its results stay), another split is refused.
+fn write_jobs(dir: &std::path::Path, file: &JobsFile) -> Result<()> {
+    let path = dir.join(JOBS);
+    if path.exists() {
+        let old = read_jobs(dir)?;
+        if old != *file {
+            bail!(
+                "{} already holds another split ({} {} at {} moves): use another --jobs folder",
+                dir.display(),
+                old.variant,
+                old.root,
+                old.plies
+            );
+        }
+    } else {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let tmp = dir.join(format!("{JOBS}.tmp"));
+        std::fs::write(&tmp, serde_json::to_string_pretty(file)? + "\n")
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    eprintln!(
+        "split: {} jobs at {} moves from {} in {}",
+        file.jobs.len(),
+        file.plies,
+        file.root,
+        path.display()
+    );
+    println!("jobs {}", file.jobs.len());
     Ok(())
 }
 

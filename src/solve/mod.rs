@@ -19,6 +19,7 @@ pub mod db;
 pub mod egtb;
 pub mod index;
 mod search;
+pub mod split;
 mod tt;
 
 pub use db::{DbError, Egtb, Tablebase, load};

@@ -29,6 +29,10 @@ pub struct SolveOptions {
     /// Set by someone else to give up (the protocol's `stop`): the result is
     /// then marked incomplete.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The positions of the game before the one solved, oldest first, as
+    /// (hash, seeds in play): the repetition rule looks back at them (a
+    /// split solve's job carries the line from the split's root).
+    pub history: Vec<(u64, u32)>,
 }
 
 impl Default for SolveOptions {
@@ -41,6 +45,7 @@ impl Default for SolveOptions {
             guess_depth: 12,
             report_every: Duration::from_secs(10),
             stop: None,
+            history: Vec::new(),
         }
     }
 }
@@ -110,7 +115,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let mut s = Searcher {
         tt: Tt::new(opts.hash_mb),
         tb: tablebase,
-        history: Vec::new(),
+        history: opts.history.clone(),
         nodes: 0,
         tbhits: 0,
         etc_min_seeds: opts.etc_min_seeds,
