@@ -37,6 +37,6 @@ wait_flag=()
 if [ "$WAIT" = 1 ]; then wait_flag=(--wait); fi
 # shellcheck disable=SC2086
 combine=$(cd "$JOBS/logs" && sbatch --parsable --export=ALL $SBATCH_ARGS "${wait_flag[@]}" \
-  --dependency="afterok:$array" "$here/solve-combine.sbatch")
+  --kill-on-invalid-dep=yes --dependency="afterok:$array" "$here/solve-combine.sbatch")
 echo "submitted: combine job ${combine%%;*} (after $array)"
 echo "result: $JOBS/value.txt"

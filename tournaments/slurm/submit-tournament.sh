@@ -33,6 +33,6 @@ if [ "$WAIT" = 1 ]; then wait_flag=(--wait); fi
 echo "submitted: shards job $array (array 1-$SHARDS)"
 # shellcheck disable=SC2086
 merge=$(cd "$OUT" && sbatch --parsable --export=ALL $SBATCH_ARGS "${wait_flag[@]}" \
-  --dependency="afterok:$array" "$here/tournament-merge.sbatch")
+  --kill-on-invalid-dep=yes --dependency="afterok:$array" "$here/tournament-merge.sbatch")
 echo "submitted: merge job ${merge%%;*} (after $array)"
 echo "results: $OUT/merged/report.md"
