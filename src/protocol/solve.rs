@@ -149,7 +149,7 @@ fn prove_run<G: Game>(rules: &G::Rules, token: &str, opts: &ProveOptions, out: &
     });
     let ms = r.elapsed.as_millis();
     match r.verdict {
-        Verdict::Win | Verdict::Loss if r.pv.is_empty() => {
+        Verdict::Win | Verdict::Loss if r.plies == 0 || r.pv.is_empty() => {
             out.line("info string go solve: the game is over");
             out.line("bestmove 0000");
         }

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::game::{Game, Side};
 
@@ -530,98 +530,123 @@ impl<G: Game> Prover<'_, G> {
     }
 
     /// Walks the proof of a proven `root` again (see
-    /// [`ProveResult::proof_size`]): its positions, or `None`.
-    fn check_proof(&mut self, root: &G) -> Option<u64> {
-        let mut seen = FxHashSet::default();
+    /// [`ProveResult::proof_size`]) and returns it: each position with the
+    /// plies to the win along the walked tree. `None` if the table lost
+    /// part of it or the walk was stopped.
+    fn check_proof(&mut self, root: &G) -> Option<Checked<G>> {
+        let mut tree = FxHashMap::default();
         let mut line = FxHashSet::default();
-        self.check_node(root, &mut seen, &mut line, 0)
-            .then_some(seen.len() as u64)
+        let plies = self.check_node(root, 0, &mut tree, &mut line)?;
+        Some(Checked { tree, plies })
     }
 
+    /// The plies to the win from `pos` along a proof read from the table
+    /// and checked against the rules: every move of the loser, one of the
+    /// winner (the nearest the table proves that checks), each line ending
+    /// in a game the game itself says is won.
     fn check_node(
         &self,
         pos: &G,
-        seen: &mut FxHashSet<u64>,
-        line: &mut FxHashSet<u64>,
         ply: u32,
-    ) -> bool {
+        tree: &mut FxHashMap<u64, (u32, Option<G::Move>)>,
+        line: &mut FxHashSet<u64>,
+    ) -> Option<u32> {
         let h = pos.hash();
         let k = self.key(pos, ply);
-        if seen.contains(&k) {
-            return true;
+        if let Some(&(d, _)) = tree.get(&k) {
+            return Some(d);
         }
         if ply > self.bound.unwrap_or(MAX_PLY) || line.contains(&h) || crate::interrupt::poll() {
-            return false;
+            return None;
         }
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
-        if moves.is_empty() {
+        let done = if moves.is_empty() {
             let won = pos.outcome().and_then(|o| o.result.winner()) == Some(self.attacker);
-            if won {
-                seen.insert(k);
-            }
-            return won && !crate::interrupt::tripped();
-        }
-        line.insert(h);
-        let ok = if pos.side_to_move() == self.attacker {
-            // The winner's move: a child the table has proven, the nearest.
-            let pick = moves
-                .iter()
-                .map(|&mv| pos.play(mv))
-                .filter_map(|c| match self.tt.get(self.key(&c, ply + 1)) {
-                    Some((b, d)) if b.pn == 0 => Some((d, c)),
-                    _ => None,
-                })
-                .min_by_key(|(d, _)| *d);
-            pick.is_some_and(|(_, c)| self.check_node(&c, seen, line, ply + 1))
+            won.then_some((0, None))
         } else {
-            moves
-                .iter()
-                .all(|&mv| self.check_node(&pos.play(mv), seen, line, ply + 1))
+            line.insert(h);
+            let found = if pos.side_to_move() == self.attacker {
+                let mut proven: Vec<(u32, G::Move, G)> = moves
+                    .iter()
+                    .filter_map(|&mv| {
+                        let c = pos.play(mv);
+                        match self.tt.get(self.key(&c, ply + 1)) {
+                            Some((b, d)) if b.pn == 0 => Some((d, mv, c)),
+                            _ => None,
+                        }
+                    })
+                    .collect();
+                proven.sort_by_key(|&(d, _, _)| d);
+                proven.iter().find_map(|(_, mv, c)| {
+                    let d = self.check_node(c, ply + 1, tree, line)?;
+                    Some((d + 1, Some(*mv)))
+                })
+            } else {
+                let mut worst: Option<(u32, Option<G::Move>)> = Some((0, None));
+                for &mv in &moves {
+                    let Some(d) = self.check_node(&pos.play(mv), ply + 1, tree, line) else {
+                        worst = None;
+                        break;
+                    };
+                    if worst.is_some_and(|(w, m)| m.is_none() || d + 1 > w) {
+                        worst = Some((d + 1, Some(mv)));
+                    }
+                }
+                worst
+            };
+            line.remove(&h);
+            found
         };
-        line.remove(&h);
-        if ok {
-            seen.insert(k);
+        if crate::interrupt::tripped() {
+            return None;
         }
-        ok && !crate::interrupt::tripped()
+        let (d, mv) = done?;
+        tree.insert(k, (d, mv));
+        Some(d)
     }
 
-    /// The winning line of a proven position from the table: the winner's
-    /// quickest proven move, the loser's longest-lasting reply. It ends
-    /// early where the table forgot a position.
-    fn proof_line(&mut self, root: &G) -> Vec<G::Move> {
+    /// A move of the root that the table proves (the nearest win for the
+    /// winner, the longest defence for the loser).
+    fn proven_move(&self, root: &G) -> Option<G::Move> {
+        let mut moves = Vec::new();
+        root.legal_moves(&mut moves);
+        let or = root.side_to_move() == self.attacker;
+        let proven =
+            moves
+                .iter()
+                .filter_map(|&mv| match self.tt.get(self.key(&root.play(mv), 1)) {
+                    Some((b, d)) if b.pn == 0 => Some((d, mv)),
+                    _ => None,
+                });
+        let pick = if or {
+            proven.min_by_key(|&(d, _)| d)
+        } else {
+            proven.max_by_key(|&(d, _)| d)
+        };
+        pick.map(|(_, mv)| mv).or(moves.first().copied())
+    }
+
+    /// The winning line of a checked proof: the winner's move the walk
+    /// took, the loser's reply that holds out longest.
+    fn proof_line(&self, root: &G, proof: &Checked<G>) -> Vec<G::Move> {
         let mut line = Vec::new();
         let mut pos = root.clone();
-        let mut moves = Vec::new();
-        for ply in 0..MAX_PLY {
-            pos.legal_moves(&mut moves);
-            let or = pos.side_to_move() == self.attacker;
-            let mut pick: Option<(G::Move, u32)> = None;
-            for &mv in &moves {
-                let c = pos.play(mv);
-                let Some((b, d)) = self.tt.get(self.key(&c, ply + 1)) else {
-                    continue;
-                };
-                if b.pn != 0 {
-                    continue;
-                }
-                let better = match pick {
-                    None => true,
-                    Some((_, best)) => (or && d < best) || (!or && d > best),
-                };
-                if better {
-                    pick = Some((mv, d));
-                }
-            }
-            let Some((mv, _)) = pick else { break };
+        let mut ply = 0;
+        while let Some(&(_, Some(mv))) = proof.tree.get(&self.key(&pos, ply)) {
             line.push(mv);
             pos = pos.play(mv);
-            if pos.outcome().is_some() {
-                break;
-            }
+            ply += 1;
         }
         line
     }
+}
+
+/// A proof walked again ([`Prover::check_proof`]): per position (its table
+/// key) the plies to the win and the move the line follows.
+struct Checked<G: Game> {
+    tree: FxHashMap<u64, (u32, Option<G::Move>)>,
+    plies: u32,
 }
 
 /// Proves `pos` won or lost for the side to move, or says how far it got.
@@ -727,8 +752,14 @@ pub fn prove<G: Game>(
         p.attacker = if won { mover } else { mover.other() };
         let (_, dist) = p.tt.get(p.key(pos, 0)).unwrap_or((p.root[0], 0));
         result.plies = dist;
-        result.pv = p.proof_line(pos);
-        result.proof_size = p.check_proof(pos);
+        if let Some(proof) = p.check_proof(pos) {
+            result.plies = proof.plies;
+            result.pv = p.proof_line(pos, &proof);
+            result.proof_size = Some(proof.tree.len() as u64);
+        } else {
+            // The table lost part of the proof: a first move it proves.
+            result.pv = p.proven_move(pos).into_iter().collect();
+        }
         // A shorter win: a search that counts only wins within one ply
         // less than the shortest known, until it fails or its budget ends.
         let before = p.nodes;
@@ -741,11 +772,16 @@ pub fn prove<G: Game>(
             }
             p.bound = Some(result.plies - 1);
             match p.mid(pos, Bounds { pn: INF, dn: INF }, 0) {
-                Ok((b, d)) if b.pn == 0 => {
-                    result.plies = d;
-                    result.pv = p.proof_line(pos);
-                    result.proof_size = p.check_proof(pos);
-                }
+                Ok((b, _)) if b.pn == 0 => match p.check_proof(pos) {
+                    Some(proof) => {
+                        result.plies = proof.plies;
+                        result.pv = p.proof_line(pos, &proof);
+                        result.proof_size = Some(proof.tree.len() as u64);
+                    }
+                    // A proof the table could not keep whole: the longer
+                    // one checked stands.
+                    None => break false,
+                },
                 Ok(_) => break true,
                 Err(_) => break false,
             }
