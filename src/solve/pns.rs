@@ -816,3 +816,114 @@ fn promising<G: Game>(p: &mut Prover<'_, G>, pos: &G) -> Option<G::Move> {
         .map(|(_, mv)| mv)
         .or(moves.first().copied())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::bao::{Bao, BaoRules};
+
+    fn kujifunza(token: &str) -> Bao {
+        Bao::from_notation(&BaoRules::kujifunza(), token).unwrap()
+    }
+
+    fn small() -> ProveOptions {
+        ProveOptions {
+            hash_mb: 1,
+            ..ProveOptions::default()
+        }
+    }
+
+    #[test]
+    fn numbers_saturate_below_infinity_and_infinity_absorbs() {
+        assert_eq!(add(INF - 5, 10), INF - 1);
+        assert_eq!(add(INF, 0), INF);
+        assert_eq!(add(3, 4), 7);
+        // The threshold a best child gets lies above its sibling's number.
+        for n in [0, 1, 2, 7, 1000, INF - 2] {
+            assert!(past(n) > n, "{n}");
+        }
+        assert_eq!(past(INF), INF);
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_an_open_entry_before_a_solved_one() {
+        let mut t = Table::new(1);
+        let n = t.buckets.len() as u64;
+        // Five keys of one bucket: the first solved, all with little work.
+        let keys: Vec<u64> = (0..5).map(|i| 7 + i * n).collect();
+        t.put(keys[0], Bounds { pn: 0, dn: INF }, 3, 1);
+        for &k in &keys[1..4] {
+            t.put(k, Bounds { pn: 2, dn: 2 }, 0, 1 << 20);
+        }
+        t.put(keys[4], Bounds { pn: 1, dn: 1 }, 0, 1);
+        assert_eq!(t.get(keys[0]).map(|(b, d)| (b.pn, d)), Some((0, 3)));
+        assert!(t.get(keys[4]).is_some(), "the newest is stored");
+        let kept = keys[1..4].iter().filter(|&&k| t.get(k).is_some()).count();
+        assert_eq!(kept, 2, "one open entry made room");
+    }
+
+    #[test]
+    fn a_finished_game_is_decided_without_a_move() {
+        // North's front row is empty: South has won, North is to move.
+        let pos = kujifunza(
+            "0,0,0,0,0,0,0,0/0,0,0,0,0,0,0,0/0,2,0,0,0,0,0,0/0,0,0,0,0,0,0,0-0-0-LL-N-x-0",
+        );
+        let r = prove(&pos, &small(), &mut |_| {});
+        assert_eq!(r.verdict, Verdict::Loss);
+        assert_eq!((r.plies, r.pv.len(), r.nodes), (0, 0, 0));
+    }
+
+    #[test]
+    fn a_win_in_one_and_no_shorter_one() {
+        // South's only move captures North's last front seeds.
+        let pos = kujifunza(
+            "0,0,0,0,0,0,0,0/3,0,1,0,0,0,0,1/1,0,0,1,0,3,0,0/0,2,0,0,0,0,0,0-0-0-LL-S-x-0",
+        );
+        let r = prove(&pos, &small(), &mut |_| {});
+        assert_eq!((r.verdict, r.plies, r.shortest), (Verdict::Win, 1, true));
+        assert_eq!(r.winner_moves(), 1);
+        let end = pos.play(r.pv[0]);
+        assert_eq!(
+            end.outcome().and_then(|o| o.result.winner()),
+            Some(Side::South)
+        );
+        assert_eq!(r.proof_size, Some(2), "the root and the won game");
+    }
+
+    #[test]
+    fn the_search_bounded_in_plies_refutes_a_win_longer_than_its_bound() {
+        // A win in 3 plies (tests/bao_prove.rs checks it by brute force):
+        // within 2 plies there is none, within 3 there is.
+        let pos = kujifunza(
+            "0,0,0,0,0,0,0,0/0,0,1,0,1,3,0,0/0,0,0,3,0,0,0,3/0,0,0,0,2,3,0,3-0-0-LL-S-x-0",
+        );
+        for (bound, won) in [(1, false), (2, false), (3, true), (6, true)] {
+            let mut report = |_: &ProveProgress| {};
+            let mut p = Prover::<Bao> {
+                tt: Table::new(1),
+                attacker: Side::South,
+                path: FxHashSet::default(),
+                nodes: 0,
+                round_end: u64::MAX,
+                limit_nodes: None,
+                deadline: None,
+                stop: None,
+                start: Instant::now(),
+                last_report: Instant::now(),
+                report_every: Duration::from_secs(3600),
+                progress: &mut report,
+                max_ply: 0,
+                root: [Bounds::UNKNOWN; 2],
+                root_side: Side::South,
+                moves_buf: Vec::new(),
+                bound: Some(bound),
+            };
+            let (b, d) = p.mid(&pos, Bounds { pn: INF, dn: INF }, 0).unwrap();
+            assert_eq!(b.pn == 0, won, "within {bound} plies");
+            assert_eq!(b.dn == 0, !won, "within {bound} plies");
+            if won {
+                assert!(d <= bound && d == 3, "{d}");
+            }
+        }
+    }
+}
