@@ -391,6 +391,35 @@ fn kete_solve_prints_the_mate_and_its_line() {
     }
 }
 
+/// The README's example (section "Proving Bao") is what the command prints:
+/// the proof is deterministic, only the times differ.
+#[test]
+fn the_readme_example_is_what_kete_solve_prints() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("```\n$ kete solve --variant bao-kujifunza\n")
+        .expect("README shows kete solve for Bao la Kujifunza");
+    let block: Vec<&str> = readme[start + 4..]
+        .split("\n```")
+        .next()
+        .unwrap()
+        .lines()
+        .collect();
+    let (out, err, ok) = solve_cli(&["--variant", "bao-kujifunza"]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        block.last().copied(),
+        Some(out.trim_end()),
+        "the stdout line"
+    );
+    let shown = block.iter().find(|l| l.starts_with("proven: ")).unwrap();
+    let printed = err.lines().find(|l| l.starts_with("proven: ")).unwrap();
+    // The summary up to its time.
+    let upto = |l: &str| l.split(" time ").next().unwrap().to_string();
+    assert_eq!(upto(shown), upto(printed));
+}
+
 #[test]
 fn kete_solve_says_unproven_with_the_numbers_when_its_limit_ends_it() {
     let (out, err, ok) = solve_cli(&["--variant", "bao", "--nodes", "5000", "--hash", "8"]);

@@ -801,10 +801,16 @@ pub fn prove<G: Game>(
 /// The root move whose position is closest to a win for the side to move
 /// (least proof number), or the first legal move.
 fn promising<G: Game>(p: &mut Prover<'_, G>, pos: &G) -> Option<G::Move> {
-    let _exact = crate::interrupt::disarm();
     p.attacker = p.root_side;
+    // Interrupted, the rules still list moves known to be legal (and a
+    // child played then only misses the table); with none listed, the
+    // exact list, however long it takes.
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let _exact = crate::interrupt::disarm();
+        pos.legal_moves(&mut moves);
+    }
     moves
         .iter()
         .map(|&mv| {
