@@ -170,7 +170,7 @@ fn prove_run<G: Game>(rules: &G::Rules, token: &str, opts: &ProveOptions, out: &
             out.line(&format!("info string proven score {}", score_text(score)));
             if !r.shortest {
                 out.line(
-                    "info string the line is the proof's: a shorter win was not ruled out before the search stopped",
+                    "info string the line is the proof's: a shorter win was not ruled out (stopped, or the table could not keep a shorter proof whole)",
                 );
             }
             out.line(&format!("bestmove {}", pos.format_move(r.pv[0])));

@@ -210,7 +210,7 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
                 if r.shortest {
                     " (the shortest win against the longest defence)"
                 } else {
-                    " (the proof's line: a shorter win was not ruled out within the budget)"
+                    " (the proof's line: a shorter win was not ruled out within the budget, or the table could not keep a shorter proof whole; try a larger --hash)"
                 },
                 r.proof_size.map_or(
                     "not checked (the table lost part of it, or stopped)".to_string(),

@@ -392,7 +392,17 @@ impl<G: Game> Prover<'_, G> {
     /// The numbers of a child `ply` plies from the root, from the table or
     /// by generating its moves (a new position's numbers count its moves:
     /// a defender with many replies is harder to prove a win against).
-    fn look(&mut self, child: &G, ply: u32) -> Result<(Bounds, u32), Abort> {
+    ///
+    /// `known` is what a search of the child returned: used when the table
+    /// has already given up its entry, so that a full table does not send
+    /// the parent back to the child's first numbers (and into the same
+    /// search again).
+    fn look(
+        &mut self,
+        child: &G,
+        ply: u32,
+        known: Option<(Bounds, u32)>,
+    ) -> Result<(Bounds, u32), Abort> {
         if self.bound.is_none()
             && (ply >= MAX_PLY || (G::CAN_REPEAT && self.path.contains(&child.hash())))
         {
@@ -401,6 +411,10 @@ impl<G: Game> Prover<'_, G> {
         let key = self.key(child, ply);
         if let Some(found) = self.tt.get(key) {
             return Ok(found);
+        }
+        if let Some((b, d)) = known {
+            self.tt.put(key, b, d, 1);
+            return Ok((b, d));
         }
         self.max_ply = self.max_ply.max(ply);
         let mut moves = std::mem::take(&mut self.moves_buf);
@@ -459,6 +473,7 @@ impl<G: Game> Prover<'_, G> {
         let or = pos.side_to_move() == self.attacker;
         let key = self.key(pos, ply);
         let nodes_before = self.nodes;
+        let mut known: Vec<Option<(Bounds, u32)>> = vec![None; children.len()];
         loop {
             // The node's numbers from its children's; the child to search.
             let (mut pn, mut dn) = if or { (INF, 0) } else { (0, INF) };
@@ -466,7 +481,7 @@ impl<G: Game> Prover<'_, G> {
             let mut best_other = 0;
             let mut dist = if or { u32::MAX } else { 0 };
             for (i, c) in children.iter().enumerate() {
-                let (b, d) = self.look(c, ply + 1)?;
+                let (b, d) = self.look(c, ply + 1, known[i])?;
                 // OR: the attacker picks the child easiest to prove; AND:
                 // the defender the one easiest to refute.
                 let (mine, other) = if or { (b.pn, b.dn) } else { (b.dn, b.pn) };
@@ -525,7 +540,7 @@ impl<G: Game> Prover<'_, G> {
                     dn: th.dn.min(past(second_n)),
                 }
             };
-            self.mid(&children[best], child_th, ply + 1)?;
+            known[best] = Some(self.mid(&children[best], child_th, ply + 1)?);
         }
     }
 
