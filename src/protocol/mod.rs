@@ -37,7 +37,8 @@ kete speaks UGI (and UCI). Commands:
   go [p1time T p2time T p1inc I p2inc I | wtime btime winc binc] [movestogo N]
      [movetime MS] [depth D] [nodes N] [infinite]    search; ends with bestmove
   go perft D                per-move counts and 'Nodes searched: N'
-  go solve                  the exact value (games decided by counting), proven
+  go solve                  the exact value (games decided by counting), proven;
+                            Bao: a proven forced win or loss (score mate N)
   stop                      end the search now; bestmove follows
   query gameover|p1turn|result|moves|fen|reason   answered with 'response ...'
   query option N | options  the current value of an option, of every option
@@ -755,6 +756,8 @@ impl Engine {
                     self.hash_mib,
                     self.egtb.clone(),
                     self.solve_stop.clone(),
+                    limits.nodes,
+                    limits.movetime,
                     self.out.clone(),
                 );
                 self.running = Some(handle);

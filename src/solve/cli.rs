@@ -64,6 +64,12 @@ pub struct SolveArgs {
     /// print its value and best moves, like a plain solve.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["split", "fen", "egtb", "egtb_seeds"])]
     pub combine: Option<PathBuf>,
+    /// Bao: give up after this many nodes, unproven.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Bao: give up after this many seconds, unproven.
+    #[arg(long)]
+    pub time: Option<f64>,
 }
 
 /// What `kete solve` is asked to do.
@@ -83,6 +89,7 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
         type Output = Result<()>;
         fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
+            counting_only(args, self.1)?;
             if !matches!(self.2, Mode::Plain | Mode::Job(..)) {
                 return run_mode::<G>(&rules, args, self.2, None);
             }
@@ -106,10 +113,22 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
         }
         fn solvable<G: SolveGame>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
+            counting_only(args, self.1)?;
             if args.egtb.is_some() || args.egtb_seeds.is_some() {
                 bail!("there are no endgame databases for {}", self.1);
             }
             run_mode::<G>(&rules, args, self.2, None)
+        }
+        fn provable<G: Game>(self, rules: G::Rules) -> Result<()> {
+            let args = self.0;
+            if !matches!(self.2, Mode::Plain) {
+                bail!(
+                    "--split, --job and --combine split solves by counting; {} is proved won or lost as a whole",
+                    self.1
+                );
+            }
+            let pos = position::<G>(&rules, args)?;
+            prove_and_print(&pos, args, self.1)
         }
         fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<()> {
             bail!("kete solve cannot solve {}: {why}", self.1)
@@ -151,6 +170,170 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
         _ => Mode::Plain,
     };
     variant.visit_solver(Solve(args, variant.name(), mode))
+}
+
+/// Refuses the limits that only the proof-number search has: an exact
+/// solve by counting runs to its end.
+fn counting_only(args: &SolveArgs, name: &str) -> Result<()> {
+    if args.nodes.is_some() || args.time.is_some() {
+        bail!(
+            "--nodes and --time limit only the proof search of a game won or lost without counting (Bao); {name} is solved exactly to the end"
+        );
+    }
+    Ok(())
+}
+
+/// Runs the proof-number search on `pos` (`kete solve` for a game won or
+/// lost without counting): progress on stderr, then one stdout line,
+/// `mate N best M pv …` (N > 0: the side to move wins in N of his moves;
+/// N < 0: he loses, his opponent winning in -N) or `unproven …` with the
+/// proof and disproof numbers reached.
+fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()> {
+    let refused = [
+        (args.egtb.is_some(), "--egtb"),
+        (args.egtb_seeds.is_some(), "--egtb-seeds"),
+        (args.all_best, "--all-best"),
+        (args.etc_seeds.is_some(), "--etc-seeds"),
+        (args.guess.is_some(), "--guess"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        bail!("{flag} does not apply to {name}: it is proved won or lost, not solved by counting");
+    }
+    let time = match args.time {
+        Some(t) if !(t > 0.0 && t.is_finite()) => {
+            bail!("--time {t} is not a positive number of seconds")
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    if args.nodes == Some(0) {
+        bail!("--nodes 0 leaves nothing to search");
+    }
+    let hash_mb = args.hash.unwrap_or(super::pns::DEFAULT_HASH_MB);
+    eprintln!("table: {hash_mb} MiB");
+    let opts = super::pns::ProveOptions {
+        hash_mb,
+        nodes: args.nodes,
+        time,
+        ..Default::default()
+    };
+    let mover = pos.side_to_move();
+    let name_of = |s: Side| if s == Side::South { "South" } else { "North" };
+    let report = move |p: &super::pns::ProveProgress| {
+        eprintln!(
+            "  .. {} to move: win pn {} dn {} / loss pn {} dn {}; nodes {} max-ply {} hashfull {} time {:.1} s ({:.0} nodes/s)",
+            name_of(mover),
+            number(p.win.pn),
+            number(p.win.dn),
+            number(p.loss.pn),
+            number(p.loss.dn),
+            p.nodes,
+            p.max_ply,
+            p.hashfull,
+            p.elapsed.as_secs_f64(),
+            p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9)
+        );
+    };
+    // The proof recurses once per ply of its line: a thread with the
+    // stack the protocol's solving thread has.
+    let r = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(crate::protocol::solve::STACK)
+            .spawn_scoped(s, || {
+                let mut report = report;
+                super::pns::prove(pos, &opts, &mut report)
+            })
+            .context("starting the proof's thread")?
+            .join()
+            .map_err(|_| anyhow!("the proof's thread failed"))
+    })?;
+    let mut out = std::io::stdout().lock();
+    let line = |moves: &[G::Move]| {
+        let mut p = pos.clone();
+        let mut texts = Vec::new();
+        for &m in moves {
+            texts.push(p.format_move(m));
+            p = p.play(m);
+        }
+        texts.join(" ")
+    };
+    let stats = format!(
+        "nodes {} (shorter win {}) max-ply {} hashfull {} time {:.2} s",
+        r.nodes,
+        r.shorten_nodes,
+        r.max_ply,
+        r.hashfull,
+        r.elapsed.as_secs_f64()
+    );
+    use super::pns::Verdict;
+    match r.verdict {
+        Verdict::Win | Verdict::Loss => {
+            let n = r.winner_moves() as i64;
+            let (winner, n) = if r.verdict == Verdict::Win {
+                (mover, n)
+            } else {
+                (mover.other(), -n)
+            };
+            eprintln!(
+                "proven: {} wins in {} moves{}; proof tree {}; {stats}",
+                name_of(winner),
+                n.abs(),
+                if r.shortest {
+                    " (the shortest win against the longest defence)"
+                } else {
+                    " (the proof's line: a shorter win was not ruled out within the budget, or the table could not keep a shorter proof whole; try a larger --hash)"
+                },
+                r.proof_size.map_or(
+                    "not checked (the table lost part of it, or stopped)".to_string(),
+                    |n| format!("of {n} positions checked against the rules")
+                )
+            );
+            let best =
+                r.pv.first()
+                    .map_or("-".to_string(), |&m| pos.format_move(m));
+            writeln!(out, "mate {n} best {best} pv {}", line(&r.pv))?;
+        }
+        Verdict::Unproven => {
+            eprintln!("unproven: {}; {stats}", ended_text(r.ended));
+            let best =
+                r.pv.first()
+                    .map_or("-".to_string(), |&m| pos.format_move(m));
+            writeln!(
+                out,
+                "unproven win pn {} dn {} loss pn {} dn {} max-ply {} nodes {} best {best}",
+                number(r.win.pn),
+                number(r.win.dn),
+                number(r.loss.pn),
+                number(r.loss.dn),
+                r.max_ply,
+                r.nodes
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A proof or disproof number, `inf` for the infinite one.
+fn number(n: u32) -> String {
+    if n == super::pns::INF {
+        "inf".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// Why an unproven proof ended, in words.
+pub fn ended_text(e: super::pns::Ended) -> &'static str {
+    use super::pns::Ended;
+    match e {
+        Ended::Decided => "decided",
+        Ended::Stopped => "stopped",
+        Ended::Nodes => "the node limit was reached",
+        Ended::Time => "the time limit was reached",
+        Ended::NoForcedWin => {
+            "no forced win for either side was found (a repeated position counts as not won)"
+        }
+    }
 }
 
 fn position<G: Game>(rules: &G::Rules, args: &SolveArgs) -> Result<G> {

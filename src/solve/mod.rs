@@ -18,6 +18,7 @@ pub mod cli;
 pub mod db;
 pub mod egtb;
 pub mod index;
+pub mod pns;
 mod search;
 pub mod split;
 mod tt;

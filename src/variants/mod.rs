@@ -40,7 +40,7 @@ pub trait BoardVisitor {
 /// Something to do with a variant's game type that depends on what the
 /// solver can do with it: [`Variant::visit_solver`] says, for every variant,
 /// whether it can be solved exactly and whether it has endgame databases.
-pub trait SolveVisitor {
+pub trait SolveVisitor: Sized {
     type Output;
     /// Solvable, and endgame databases describe its positions (whether one
     /// exists for particular rules, [`DbSpec::db_game`] says).
@@ -49,6 +49,12 @@ pub trait SolveVisitor {
     fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output;
     /// Not solvable by kete's solver: `why`.
     fn unsolvable<G: Game>(self, rules: G::Rules, why: &'static str) -> Self::Output;
+    /// Won or lost without counting seeds: a forced win or loss can be
+    /// proved ([`crate::solve::pns`]), no value computed. Visitors that
+    /// only solve by counting treat it as [`SolveVisitor::unsolvable`].
+    fn provable<G: Game>(self, rules: G::Rules) -> Self::Output {
+        self.unsolvable::<G>(rules, NOT_COUNTED)
+    }
 }
 
 /// A variant's rules seen through its options table, whatever their type.
@@ -73,7 +79,7 @@ impl<R: RuleOptions> DynRules for R {
 /// Declares the registration table: one row per variant, giving its entry
 /// in [`Variant`], the rules type that entry holds, its `Game` type, its
 /// names (canonical first), the rules it starts with, and what the solver
-/// can do with it (`databases`, `solvable` or `unsolvable(why)`). Every
+/// can do with it (`databases`, `solvable`, `provable` or `unsolvable(why)`). Every
 /// `match` on `Variant` is generated from the rows, so a game is added by
 /// its module and one row.
 macro_rules! registry {
@@ -148,6 +154,7 @@ macro_rules! registry {
     };
     (@solver $v:ident, $g:ty, $r:expr, databases) => { $v.with_databases::<$g>($r) };
     (@solver $v:ident, $g:ty, $r:expr, solvable) => { $v.solvable::<$g>($r) };
+    (@solver $v:ident, $g:ty, $r:expr, provable) => { $v.provable::<$g>($r) };
     (@solver $v:ident, $g:ty, $r:expr, unsolvable($why:expr)) => { $v.unsolvable::<$g>($r, $why) };
 }
 
@@ -170,11 +177,11 @@ registry! {
     BaoKujifunza(BaoRules) = Bao,
         names ["bao-kujifunza", "kujifunza"],
         starts BaoRules::kujifunza(),
-        solver unsolvable(NOT_COUNTED);
+        solver provable;
     BaoKiswahili(BaoRules) = Bao,
         names ["bao-kiswahili", "bao", "kiswahili"],
         starts BaoRules::kiswahili(),
-        solver unsolvable(NOT_COUNTED);
+        solver provable;
     // A test-only game (tests/toy/game.rs), registered like the others when
     // the `toy` feature is on: see tests/toy_game.rs.
     #[cfg(feature = "toy")]

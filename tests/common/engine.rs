@@ -152,6 +152,7 @@ pub fn glob(pattern: &str, text: &str) -> bool {
 pub fn is_progress(line: &str) -> bool {
     (line.starts_with("info ") && !line.starts_with("info string"))
         || line.starts_with("info string solve pass ")
+        || line.starts_with("info string prove ")
 }
 
 /// Runs `cmd` with `input` on its standard input to the end: its standard
