@@ -113,13 +113,8 @@ impl SolveVisitor for Run {
 
 /// A proof-number search behind `go solve` (see the module text).
 fn prove_run<G: Game>(rules: &G::Rules, token: &str, opts: &ProveOptions, out: &Output) {
-    let pos = match G::from_notation(rules, token) {
-        Ok(p) => p,
-        Err(e) => {
-            out.error(&format!("go solve: {e}"));
-            out.line("bestmove 0000");
-            return;
-        }
+    let Some(pos) = position::<G>(rules, token, out) else {
+        return;
     };
     let n = |v: u32| {
         if v == INF {
@@ -237,13 +232,8 @@ fn run<G: SolveGame>(
     tb: Option<&dyn Tablebase<G>>,
     out: &Output,
 ) {
-    let pos = match G::from_notation(rules, token) {
-        Ok(p) => p,
-        Err(e) => {
-            out.error(&format!("go solve: {e}"));
-            out.line("bestmove 0000");
-            return;
-        }
+    let Some(pos) = position::<G>(rules, token, out) else {
+        return;
     };
     let r = solve_with_tablebase(&pos, opts, tb, &mut |p| {
         out.line(&format!(
@@ -289,4 +279,17 @@ pub fn probe<G: DbSpec>(db: &Arc<Egtb>, rules: &G::Rules) -> Option<Probe<G>> {
         let v = Tablebase::<G>::probe(&*db, pos)?;
         Some(100 * (pos.banked() + v))
     })))
+}
+
+/// The position of `go solve`, or the error and an empty `bestmove` (a `go`
+/// always gets its one answer).
+fn position<G: Game>(rules: &G::Rules, token: &str, out: &Output) -> Option<G> {
+    match G::from_notation(rules, token) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            out.error(&format!("go solve: {e}"));
+            out.line("bestmove 0000");
+            None
+        }
+    }
 }

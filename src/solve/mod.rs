@@ -93,6 +93,19 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
     let _ = v;
 }
 
+/// The buckets of a hash table of about `megabytes`: a power of two of
+/// them (rounded down, at least one), zeroed, backed by huge pages where the
+/// kernel can.
+pub(crate) fn table_buckets<B: Copy + Default>(megabytes: usize) -> Vec<B> {
+    let bytes = megabytes.max(1) << 20;
+    let n = (bytes / std::mem::size_of::<B>()).max(1);
+    let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+    let mut buckets = Vec::with_capacity(n);
+    advise_huge_pages(&buckets);
+    buckets.resize(n, B::default());
+    buckets
+}
+
 /// Starts loading the cache line of `x` without waiting for it: searches
 /// and builds that know their next random reads early overlap the misses.
 #[inline(always)]

@@ -35,15 +35,10 @@ impl Tt {
     /// A table of about `megabytes` (rounded down to a power of two buckets,
     /// at least one).
     pub fn new(megabytes: usize) -> Tt {
-        let bytes = megabytes.max(1) << 20;
-        let n = (bytes / std::mem::size_of::<[Entry; WAYS]>()).max(1);
-        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        let mut buckets = Vec::with_capacity(n);
-        super::advise_huge_pages(&buckets);
-        buckets.resize(n, [Entry::default(); WAYS]);
+        let buckets: Vec<[Entry; WAYS]> = super::table_buckets(megabytes);
         Tt {
+            mask: buckets.len() as u64 - 1,
             buckets,
-            mask: n as u64 - 1,
         }
     }
 
