@@ -48,7 +48,7 @@ impl Default for SolveOptions {
             guess_depth: 12,
             report_every: Duration::from_secs(10),
             stop: None,
-            graph_budget: 20_000_000,
+            graph_budget: 4_000_000,
         }
     }
 }
