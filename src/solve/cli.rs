@@ -45,6 +45,12 @@ pub struct SolveArgs {
     /// seeds in play (they cost a table probe per child).
     #[arg(long)]
     pub etc_seeds: Option<u32>,
+    /// Games whose positions repeat (Oware): build the graph of the
+    /// positions reachable from the one solved when there are at most this
+    /// many (about 80 bytes each), to solve the split rule without a search
+    /// and to key the table on less of the line; 0 never builds it.
+    #[arg(long, default_value_t = 4_000_000)]
+    pub graph_positions: usize,
     /// The first guess of MTD(f) (South's view); by default a quick search
     /// makes one.
     #[arg(long, allow_hyphen_values = true)]
@@ -596,6 +602,7 @@ fn solve_reporting<G: SolveGame>(
     let mut opts = SolveOptions {
         hash_mb,
         all_best: args.all_best,
+        graph_budget: args.graph_positions,
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         history,
         ..Default::default()

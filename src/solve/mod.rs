@@ -17,6 +17,7 @@
 pub mod cli;
 pub mod db;
 pub mod egtb;
+mod graph;
 pub mod index;
 pub mod pns;
 mod search;

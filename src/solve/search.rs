@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::graph::{Graph, GraphError};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -33,6 +34,12 @@ pub struct SolveOptions {
     /// (hash, seeds in play): the repetition rule looks back at them (a
     /// split solve's job carries the line from the split's root).
     pub history: Vec<(u64, u32)>,
+    /// For games whose positions repeat: the most positions reachable from
+    /// the root for which the solver first builds their graph
+    /// ([`super::graph`]), to key its table on less of the line or, where
+    /// every cycle pays the same, to solve without searching; 0 never
+    /// builds one.
+    pub graph_budget: usize,
 }
 
 impl Default for SolveOptions {
@@ -46,6 +53,7 @@ impl Default for SolveOptions {
             report_every: Duration::from_secs(10),
             stop: None,
             history: Vec::new(),
+            graph_budget: 4_000_000,
         }
     }
 }
@@ -115,6 +123,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let mut s = Searcher {
         tt: Tt::new(opts.hash_mb),
         tb: tablebase,
+        graph: None,
+        entry_bounds: (Vec::new(), Vec::new()),
         history: opts.history.clone(),
         nodes: 0,
         tbhits: 0,
@@ -145,10 +155,37 @@ pub fn solve_with_tablebase<G: SolveGame>(
             complete: true,
         };
     }
+    // A solve that starts after a line (a split solve's job) keys on seeds
+    // in play, as that line was recorded, and cannot use the graph's
+    // history-free answers.
+    if G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty() {
+        let stop = || {
+            opts.stop
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
+        };
+        match Graph::build(pos, opts.graph_budget, &stop) {
+            Ok(graph) if graph.cycles_pay_constant() => {
+                return solve_by_graph(pos, &graph, &moves, opts, &mut s);
+            }
+            Ok(graph) => {
+                s.entry_bounds = graph.bounds();
+                s.graph = Some(graph);
+            }
+            Err(GraphError::Stopped) => {
+                s.stopped = true;
+            }
+            Err(GraphError::TooLarge | GraphError::Collision) => {}
+        }
+    }
     let spread = pos.seeds_in_play() as i32;
     let banked = pos.banked();
     s.lower = banked - spread;
     s.upper = banked + spread;
+    if let Some((lo, hi)) = s.entry_bounds(pos) {
+        s.lower = s.lower.max(lo);
+        s.upper = s.upper.min(hi);
+    }
     let mut g = opts
         .guess
         .unwrap_or_else(|| estimate(pos, opts.guess_depth))
@@ -189,8 +226,16 @@ pub fn solve_with_tablebase<G: SolveGame>(
     } else {
         g.clamp(s.lower, s.upper)
     };
-    // Every move reached only the lowest possible value: any is best.
-    let first = best.unwrap_or(0);
+    // No pass failed high: either every move reached only the lowest
+    // possible value (any is best), or the graph's bounds decided the value
+    // before any pass (then a move that reaches it is looked for).
+    let first = match best {
+        Some(i) => i,
+        None if complete && value > banked - spread => (0..moves.len())
+            .find(|&i| s.reaches(pos, moves[i], value))
+            .expect("a move reaches the value of the position"),
+        None => 0,
+    };
     let mut best = vec![moves[first]];
     if opts.all_best && complete {
         best.clear();
@@ -206,6 +251,58 @@ pub fn solve_with_tablebase<G: SolveGame>(
         nodes: s.nodes,
         tbhits: s.tbhits,
         complete,
+    }
+}
+
+/// Solves `pos` on its graph when every cycle pays the same (see
+/// [`super::graph`]): the root's value is that of the endless game, and a
+/// root move's is the same game's with the root already played (a sink that
+/// ends the game by repetition).
+fn solve_by_graph<G: SolveGame>(
+    pos: &G,
+    graph: &Graph<G>,
+    moves: &[G::Move],
+    opts: &SolveOptions,
+    s: &mut Searcher<'_, G>,
+) -> SolveResult<G::Move> {
+    let side = pos.side_to_move();
+    let mine = |v: i32| {
+        if side == crate::game::Side::South {
+            v
+        } else {
+            -v
+        }
+    };
+    let values = graph.values();
+    let value = mine(values[0]);
+    let after = graph.root_move_values(&values);
+    let reaching: Vec<G::Move> = moves
+        .iter()
+        .zip(after)
+        .filter(|&(_, v)| mine(v) == value)
+        .map(|(&mv, _)| mv)
+        .collect();
+    assert!(
+        !reaching.is_empty(),
+        "a best move reaches the value of the position"
+    );
+    let best = if opts.all_best {
+        reaching
+    } else {
+        vec![reaching[0]]
+    };
+    s.nodes = graph.nodes.len() as u64;
+    s.pass = 1;
+    s.lower = value;
+    s.upper = value;
+    s.beta = value;
+    s.report(true);
+    SolveResult {
+        value,
+        best,
+        nodes: s.nodes,
+        tbhits: 0,
+        complete: true,
     }
 }
 
@@ -244,8 +341,16 @@ fn estimate<G: SolveGame>(pos: &G, depth: u32) -> i32 {
 struct Searcher<'a, G: SolveGame> {
     tt: Tt,
     tb: Option<&'a dyn Tablebase<G>>,
-    /// Hashes of the positions on the line searched, with their seeds in
-    /// play, for the repetition rule.
+    /// The positions reachable from the root and their components, when
+    /// built: a line's positions in other components than the current
+    /// position's can never recur.
+    graph: Option<Graph<G>>,
+    /// Bounds (South's view) on the value of each node of the graph for a
+    /// line that holds nothing of its component ([`Graph::bounds`]).
+    entry_bounds: (Vec<i32>, Vec<i32>),
+    /// Hashes of the positions on the line searched, with their group (the
+    /// component, or without a graph the seeds in play), for the
+    /// repetition rule.
     history: Vec<(u64, u32)>,
     nodes: u64,
     tbhits: u64,
@@ -302,19 +407,47 @@ impl<G: SolveGame> Searcher<'_, G> {
 
     fn enter(&mut self, pos: &G) {
         if G::CAN_REPEAT {
-            self.history.push((pos.hash(), pos.seeds_in_play()));
+            self.history.push((pos.hash(), self.group(pos)));
         }
     }
 
-    /// The positions on the line before `pos` that it could still repeat:
-    /// those since the last capture (a capture takes seeds out of play for
-    /// good, so nothing before it recurs), folded into one word (XOR: they
-    /// are a set, each position occurs at most once on a line). The value
-    /// of a position depends on exactly this set, so it is part of the key.
-    fn repeatable(&self, seeds: u32) -> u64 {
+    /// The part of the line a position could still repeat is the line's
+    /// latest run of positions in the same group as it: its component of
+    /// the graph, or without a graph its seeds in play (a capture takes
+    /// seeds out of play for good, so nothing before it recurs).
+    fn group(&self, pos: &G) -> u32 {
+        match &self.graph {
+            Some(g) => g.comp[self.node(g, pos)],
+            None => pos.seeds_in_play(),
+        }
+    }
+
+    fn node(&self, g: &Graph<G>, pos: &G) -> usize {
+        g.node_of(pos)
+            .expect("the graph holds every position reachable from the root") as usize
+    }
+
+    /// Bounds (side to move's view) on the value of a position whose line
+    /// holds nothing of its component, where the graph is built.
+    fn entry_bounds(&self, pos: &G) -> Option<(i32, i32)> {
+        let g = self.graph.as_ref()?;
+        let v = self.node(g, pos);
+        let (lo, hi) = (self.entry_bounds.0[v], self.entry_bounds.1[v]);
+        Some(if pos.side_to_move() == crate::game::Side::South {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        })
+    }
+
+    /// The positions on the line before a position of `group` that it could
+    /// still repeat, folded into one word (XOR: they are a set, each
+    /// position occurs at most once on a line). The value of a position
+    /// depends on exactly this set, so it is part of the key.
+    fn repeatable(&self, group: u32) -> u64 {
         let mut set = 0;
-        for &(h, s) in self.history.iter().rev() {
-            if s != seeds {
+        for &(h, g) in self.history.iter().rev() {
+            if g != group {
                 break;
             }
             set ^= h;
@@ -364,8 +497,9 @@ impl<G: SolveGame> Searcher<'_, G> {
         }
         let banked = pos.banked();
         let spread = pos.seeds_in_play() as i32;
+        let group = if G::CAN_REPEAT { self.group(pos) } else { 0 };
         let set = if G::CAN_REPEAT {
-            self.repeatable(spread as u32)
+            self.repeatable(group)
         } else {
             0
         };
@@ -388,17 +522,23 @@ impl<G: SolveGame> Searcher<'_, G> {
         let key = with_set(pos.solve_key(), set);
         let mut tt_move = None;
         let (mut lo, mut hi) = (banked - spread, banked + spread);
+        if set == 0
+            && let Some((l, h)) = self.entry_bounds(pos)
+        {
+            lo = lo.max(l);
+            hi = hi.min(h);
+        }
         if let Some(p) = self.tt.probe(key) {
             lo = lo.max(p.lo + banked);
             hi = hi.min(p.hi + banked);
             tt_move = p.mv;
-            if ply > 0 {
-                if lo >= beta {
-                    return lo;
-                }
-                if hi <= alpha {
-                    return hi;
-                }
+        }
+        if ply > 0 {
+            if lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
             }
         }
         let nodes_before = self.nodes;
@@ -438,7 +578,7 @@ impl<G: SolveGame> Searcher<'_, G> {
                 if child.outcome().is_some() {
                     continue;
                 }
-                let child_set = if G::CAN_REPEAT && child.seeds_in_play() == spread as u32 {
+                let child_set = if G::CAN_REPEAT && self.group(child) == group {
                     set ^ pos.hash()
                 } else {
                     0

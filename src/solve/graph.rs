@@ -1,0 +1,497 @@
+//! The graph of every position a solve can reach, for games whose positions
+//! can repeat (Oware), split into strongly connected components.
+//!
+//! Under a first-repetition rule the value of a position depends on the
+//! line that led to it, but only on a small part of it. A play that leaves
+//! a strongly connected component (SCC) can never come back to it, so the
+//! positions of the line in *other* components can never recur: the value
+//! of a position `p` reached by the line `h` depends on `h ∩ scc(p)` alone.
+//! Two consequences make the solver exact and still able to share its
+//! table:
+//!
+//! * The search keys its table on the position together with the positions
+//!   of the line that lie in the position's own component ([`Graph::comp_of`]).
+//!   On entering a component that set is empty, so every position that
+//!   starts a component, and every position of a trivial one, has one entry
+//!   whatever the line.
+//! * Where every repetition inside each component is worth the same (Oware
+//!   under `split`: the stores, which only a capture changes, and a capture
+//!   always leaves the component), every cycle pays the same, and the
+//!   theorem of Ehrenfeucht and Mycielski (1979) on games that stop at the
+//!   first cycle says the value from a position with an empty line equals
+//!   that of the endless game in which a play that goes round for ever pays
+//!   the component's constant. That game needs no history: [`Graph::values`]
+//!   solves it component by component, sinks first, by attractors.
+
+use rustc_hash::FxHashMap;
+
+use super::{SolveGame, margin};
+use crate::game::Side;
+
+/// The positions reachable from a root, their moves and components.
+pub(crate) struct Graph<G> {
+    pub nodes: Vec<G>,
+    /// The children of node `v` are `targets[starts[v]..starts[v + 1]]`, in
+    /// the order of its legal moves.
+    pub starts: Vec<u32>,
+    pub targets: Vec<u32>,
+    /// Component of each node; numbered sinks first (every move leads to
+    /// the same component or to one with a smaller number).
+    pub comp: Vec<u32>,
+    pub comp_size: Vec<u32>,
+    /// Node of each position hash. Building fails on two positions with one
+    /// hash, so a hash names one reachable position.
+    index: FxHashMap<u64, u32>,
+}
+
+/// Why no graph was built.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum GraphError {
+    /// More reachable positions than allowed.
+    TooLarge,
+    /// Two different positions share a hash (the table could not tell them
+    /// apart).
+    Collision,
+    /// Asked to stop.
+    Stopped,
+}
+
+impl<G: SolveGame> Graph<G> {
+    /// Every position reachable from `root` (breadth first), if there are
+    /// at most `budget`.
+    pub fn build(root: &G, budget: usize, stop: &dyn Fn() -> bool) -> Result<Graph<G>, GraphError> {
+        let mut nodes = vec![root.clone()];
+        let mut index = FxHashMap::default();
+        index.insert(root.hash(), 0u32);
+        let mut starts = vec![0u32];
+        let mut targets = Vec::new();
+        let mut moves = Vec::new();
+        let mut i = 0;
+        while i < nodes.len() {
+            if i & 0xFFFF == 0 && stop() {
+                return Err(GraphError::Stopped);
+            }
+            let pos = nodes[i].clone();
+            pos.legal_moves(&mut moves);
+            for &mv in &moves {
+                let child = pos.play(mv);
+                let next = nodes.len() as u32;
+                let id = *index.entry(child.hash()).or_insert(next);
+                if id == next {
+                    if nodes.len() >= budget {
+                        return Err(GraphError::TooLarge);
+                    }
+                    nodes.push(child);
+                } else if nodes[id as usize] != child {
+                    return Err(GraphError::Collision);
+                }
+                targets.push(id);
+            }
+            starts.push(targets.len() as u32);
+            i += 1;
+        }
+        let (comp, comp_size) = components(&starts, &targets);
+        Ok(Graph {
+            nodes,
+            starts,
+            targets,
+            comp,
+            comp_size,
+            index,
+        })
+    }
+
+    /// The node of a reachable position.
+    pub fn node_of(&self, pos: &G) -> Option<u32> {
+        self.index.get(&pos.hash()).copied()
+    }
+
+    fn children(&self, v: usize) -> &[u32] {
+        &self.targets[self.starts[v] as usize..self.starts[v + 1] as usize]
+    }
+
+    /// What a repetition of node `v` ends the game with, South's view.
+    fn repetition_south(&self, v: usize) -> i32 {
+        let pos = &self.nodes[v];
+        let south = |m: i32| {
+            if pos.side_to_move() == Side::South {
+                m
+            } else {
+                -m
+            }
+        };
+        south(
+            pos.repetition_outcome()
+                .map_or(pos.banked(), |o| margin(o, pos.side_to_move())),
+        )
+    }
+
+    /// Whether every repetition inside each component is worth the same
+    /// (South's view): then [`Graph::values`] is exact.
+    pub fn cycles_pay_constant(&self) -> bool {
+        let mut pay: Vec<Option<i32>> = vec![None; self.comp_size.len()];
+        for v in 0..self.nodes.len() {
+            let c = self.comp[v] as usize;
+            if self.comp_size[c] < 2 {
+                continue;
+            }
+            let r = self.repetition_south(v);
+            match pay[c] {
+                None => pay[c] = Some(r),
+                Some(p) if p != r => return false,
+                Some(_) => {}
+            }
+        }
+        true
+    }
+
+    /// The value (South's view) of every node for a line that starts there,
+    /// when [`Graph::cycles_pay_constant`].
+    pub fn values(&self) -> Vec<i32> {
+        self.values_paying(Endless::Constant)
+    }
+
+    /// [`Graph::values`] of the games in which every repetition inside a
+    /// component pays the least (`Endless::Least`) or the most
+    /// (`Endless::Most`) that a repetition of one of its positions pays
+    /// (South's view). Lowering or raising leaves of the game tree can only
+    /// lower or raise the value, so for a position whose line holds none of
+    /// its own component (where a component starts, and everywhere in the
+    /// trivial ones) they bound the true value from below and above, under
+    /// any repetition rule.
+    pub fn bounds(&self) -> (Vec<i32>, Vec<i32>) {
+        (
+            self.values_paying(Endless::Least),
+            self.values_paying(Endless::Most),
+        )
+    }
+
+    fn values_paying(&self, endless: Endless) -> Vec<i32> {
+        let n = self.nodes.len();
+        let mut value = vec![0i32; n];
+        // The nodes sorted by component (counting sort), sinks first.
+        let comps = self.comp_size.len();
+        let mut first = vec![0u32; comps + 1];
+        for c in 0..comps {
+            first[c + 1] = first[c] + self.comp_size[c];
+        }
+        let mut members = vec![0u32; n];
+        let mut fill = first.clone();
+        for v in 0..n {
+            let c = self.comp[v] as usize;
+            members[fill[c] as usize] = v as u32;
+            fill[c] += 1;
+        }
+        let mut work = Work::default();
+        for c in 0..comps {
+            let nodes = &members[first[c] as usize..first[c + 1] as usize];
+            let v = nodes[0] as usize;
+            if nodes.len() == 1 && !self.children(v).contains(&nodes[0]) {
+                value[v] = self.minimax(v, &value);
+            } else {
+                let reps = nodes.iter().map(|&v| self.repetition_south(v as usize));
+                let pay = match endless {
+                    Endless::Constant | Endless::Least => reps.min(),
+                    Endless::Most => reps.max(),
+                }
+                .expect("a component has a node");
+                self.solve_component(c, nodes, None, pay, &mut value, &mut work);
+            }
+        }
+        value
+    }
+
+    /// The values (South's view) of the root's moves, `values` being
+    /// [`Graph::values`]: those of the same game with the root already
+    /// played, a node whose repetition ends the game. Only the root's
+    /// component can reach the root, so only it changes.
+    pub fn root_move_values(&self, values: &[i32]) -> Vec<i32> {
+        let c = self.comp[0];
+        let nodes: Vec<u32> = (0..self.nodes.len() as u32)
+            .filter(|&v| self.comp[v as usize] == c)
+            .collect();
+        let mut value = values.to_vec();
+        let pay = self.repetition_south(0);
+        self.solve_component(
+            c as usize,
+            &nodes,
+            Some(0),
+            pay,
+            &mut value,
+            &mut Work::default(),
+        );
+        self.children(0)
+            .iter()
+            .map(|&w| value[w as usize])
+            .collect()
+    }
+
+    /// The value of a node without cycles through it, from its children's.
+    fn minimax(&self, v: usize, value: &[i32]) -> i32 {
+        let pos = &self.nodes[v];
+        if let Some(o) = pos.outcome() {
+            return margin(o, Side::South);
+        }
+        let kids = self.children(v).iter().map(|&w| value[w as usize]);
+        let best = if pos.side_to_move() == Side::South {
+            kids.max()
+        } else {
+            kids.min()
+        };
+        best.expect("a game not over has a move")
+    }
+
+    /// Solves one component whose cycles all pay the same, given the values
+    /// of every component below it; `sink`, if given, is a node of it that
+    /// has already been played (reaching it ends the game by repetition).
+    /// South's value at a node is the largest `k` such that South can force
+    /// an exit worth at least `k`, or, when the endless play is worth at
+    /// least `k`, North cannot force an exit worth less. Each candidate `k`
+    /// is one attractor computation over the component's moves reversed.
+    fn solve_component(
+        &self,
+        c: usize,
+        nodes: &[u32],
+        sink: Option<usize>,
+        endless: i32,
+        value: &mut [i32],
+        w: &mut Work,
+    ) {
+        let len = nodes.len();
+        w.clear(len);
+        let local = |x: usize| nodes.binary_search(&(x as u32)).ok();
+        let mut candidates = vec![endless];
+        // Moves inside, counted, then the reverse lists (compressed rows).
+        for (i, &v) in nodes.iter().enumerate() {
+            let v = v as usize;
+            if Some(v) == sink {
+                continue;
+            }
+            for &x in self.children(v) {
+                let x = x as usize;
+                let exit = if Some(x) == sink {
+                    Some(endless)
+                } else if self.comp[x] as usize != c {
+                    Some(value[x])
+                } else {
+                    None
+                };
+                match exit {
+                    Some(e) => {
+                        w.min_exit[i] = w.min_exit[i].min(e);
+                        w.max_exit[i] = w.max_exit[i].max(e);
+                        candidates.push(e);
+                    }
+                    None => {
+                        w.inside[i] += 1;
+                        let j = local(x).expect("a member of the component");
+                        w.rev_start[j + 1] += 1;
+                    }
+                }
+            }
+        }
+        for j in 0..len {
+            w.rev_start[j + 1] += w.rev_start[j];
+        }
+        w.rev.resize(w.rev_start[len] as usize, 0);
+        let mut fill = w.rev_start.clone();
+        for (i, &v) in nodes.iter().enumerate() {
+            let v = v as usize;
+            if Some(v) == sink {
+                continue;
+            }
+            for &x in self.children(v) {
+                let x = x as usize;
+                if Some(x) != sink && self.comp[x] as usize == c {
+                    let j = local(x).expect("a member of the component");
+                    w.rev[fill[j] as usize] = i as u32;
+                    fill[j] += 1;
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut best = vec![candidates[0]; len];
+        let mut count = vec![0u32; len];
+        let mut queue = Vec::new();
+        for &k in &candidates[1..] {
+            // The player who needs an exit: South when the endless play
+            // does not reach k, else North (to keep South below k).
+            let south_attacks = endless < k;
+            let attacker = if south_attacks {
+                Side::South
+            } else {
+                Side::North
+            };
+            // Whether an exit worth e is good for the attacker.
+            let good = |e: i32| if south_attacks { e >= k } else { e < k };
+            queue.clear();
+            for (i, &v) in nodes.iter().enumerate() {
+                let v = v as usize;
+                if Some(v) == sink {
+                    // Never entered (moves into it count as exits).
+                    count[i] = u32::MAX;
+                    continue;
+                }
+                let has_exit = w.min_exit[i] <= w.max_exit[i];
+                let (any_good, any_bad) = if !has_exit {
+                    (false, false)
+                } else if south_attacks {
+                    (good(w.max_exit[i]), !good(w.min_exit[i]))
+                } else {
+                    (good(w.min_exit[i]), !good(w.max_exit[i]))
+                };
+                count[i] = if self.nodes[v].side_to_move() == attacker {
+                    if any_good { 0 } else { 1 }
+                } else if any_bad {
+                    // The defender leaves by an exit bad for the attacker.
+                    u32::MAX
+                } else {
+                    w.inside[i]
+                };
+                if count[i] == 0 {
+                    queue.push(i as u32);
+                }
+            }
+            while let Some(i) = queue.pop() {
+                let i = i as usize;
+                for &p in &w.rev[w.rev_start[i] as usize..w.rev_start[i + 1] as usize] {
+                    let p = p as usize;
+                    if count[p] == 0 || count[p] == u32::MAX {
+                        continue;
+                    }
+                    count[p] -= 1;
+                    if count[p] == 0 {
+                        queue.push(p as u32);
+                    }
+                }
+            }
+            // South reaches k where South's attack wins, or North's fails.
+            for i in 0..len {
+                if (count[i] == 0) == south_attacks {
+                    best[i] = k;
+                }
+            }
+        }
+        for (i, &v) in nodes.iter().enumerate() {
+            value[v as usize] = best[i];
+        }
+    }
+}
+
+/// What the endless play of a component pays in [`Graph::values_paying`].
+#[derive(Clone, Copy)]
+enum Endless {
+    /// Every repetition pays the same.
+    Constant,
+    Least,
+    Most,
+}
+
+/// Scratch space of [`Graph::solve_component`], reused across components.
+#[derive(Default)]
+struct Work {
+    inside: Vec<u32>,
+    min_exit: Vec<i32>,
+    max_exit: Vec<i32>,
+    rev_start: Vec<u32>,
+    rev: Vec<u32>,
+}
+
+impl Work {
+    fn clear(&mut self, len: usize) {
+        self.inside.clear();
+        self.inside.resize(len, 0);
+        self.min_exit.clear();
+        self.min_exit.resize(len, i32::MAX);
+        self.max_exit.clear();
+        self.max_exit.resize(len, i32::MIN);
+        self.rev_start.clear();
+        self.rev_start.resize(len + 1, 0);
+        self.rev.clear();
+    }
+}
+
+/// Strongly connected components of a graph given as adjacency lists
+/// (`starts`, `targets`), by Tarjan's algorithm without recursion: each
+/// node's component (numbered in the order they complete, so every edge
+/// goes to the same component or a smaller one) and each component's size.
+fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    const NONE: u32 = u32::MAX;
+    let n = starts.len() - 1;
+    let mut index = vec![NONE; n];
+    let mut low = vec![0u32; n];
+    let mut comp = vec![NONE; n];
+    let mut sizes = Vec::new();
+    let mut stack = Vec::new();
+    let mut on_stack = vec![false; n];
+    let mut next = 0u32;
+    // (node, next edge to look at)
+    let mut calls: Vec<(u32, u32)> = Vec::new();
+    for root in 0..n {
+        if index[root] != NONE {
+            continue;
+        }
+        calls.push((root as u32, starts[root]));
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut e)) = calls.last_mut() {
+            let v = v as usize;
+            if *e < starts[v + 1] {
+                let w = targets[*e as usize] as usize;
+                *e += 1;
+                if index[w] == NONE {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    calls.push((w as u32, starts[w]));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(p, _)) = calls.last() {
+                low[p as usize] = low[p as usize].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let id = sizes.len() as u32;
+                let mut size = 0;
+                loop {
+                    let w = stack.pop().expect("Tarjan's stack holds the component") as usize;
+                    on_stack[w] = false;
+                    comp[w] = id;
+                    size += 1;
+                    if w == v {
+                        break;
+                    }
+                }
+                sizes.push(size);
+            }
+        }
+    }
+    (comp, sizes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::components;
+
+    #[test]
+    fn components_are_numbered_sinks_first() {
+        // 0 -> 1 <-> 2 -> 3, 3 -> 3 has no self loop here; 4 alone.
+        let starts = [0, 1, 3, 4, 4, 4];
+        let targets = [1, 2, 3, 1];
+        let (comp, sizes) = components(&starts, &targets);
+        assert_eq!(comp[1], comp[2]);
+        assert_ne!(comp[0], comp[1]);
+        assert!(comp[3] < comp[1] && comp[1] < comp[0]);
+        assert_eq!(sizes[comp[1] as usize], 2);
+        assert_eq!(sizes.iter().sum::<u32>(), 5);
+    }
+}

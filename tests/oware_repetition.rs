@@ -1,0 +1,218 @@
+//! The solver against Oware's repetition rule applied literally: a brute
+//! force written here walks every line from a position (no table, no
+//! pruning), ends the game where a position (board, stores, side to move)
+//! occurs for the second time on the line, and scores that by the rule
+//! chosen. It is compared with the solver on every position reachable from
+//! the start of tiny boards, under both rule sets and both repetition
+//! options.
+
+use std::collections::{HashSet, VecDeque};
+
+use kete::game::Game;
+use kete::solve::{SolveOptions, solve};
+use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
+
+/// The final margin for the side to move at `pos`, `line` being every
+/// position of the game so far, `pos` last, if it lies in `alpha..beta`
+/// (alpha-beta, failing hard: outside the window only the side of it is
+/// right); `None` once more than `budget` positions were visited (the walk
+/// is exponential in the length of the cycles).
+fn brute(
+    pos: &Oware,
+    line: &mut Vec<Oware>,
+    alpha: i32,
+    beta: i32,
+    budget: &mut u64,
+) -> Option<i32> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let side = pos.side_to_move();
+    let v = if let Some(o) = pos.outcome() {
+        o.margin_for(side)?
+    } else if line[..line.len() - 1].contains(pos) {
+        // The position occurred before: the game ends by the rule chosen.
+        pos.repetition_outcome()?.margin_for(side)?
+    } else {
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let mut a = alpha;
+        for mv in moves {
+            let child = pos.play(mv);
+            line.push(child);
+            let v = if child.side_to_move() == side {
+                brute(&child, line, a, beta, budget)
+            } else {
+                brute(&child, line, -beta, -a, budget).map(|v| -v)
+            };
+            line.pop();
+            a = a.max(v?);
+            if a >= beta {
+                break;
+            }
+        }
+        return Some(a);
+    };
+    Some(v.clamp(alpha, beta))
+}
+
+/// The value of every legal move of `pos` (a game not over) for the side to
+/// move, when the brute force finishes within `budget` positions.
+fn brute_moves(pos: &Oware, budget: u64) -> Option<Vec<(u8, i32)>> {
+    let mut left = budget;
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut out = Vec::new();
+    for mv in moves {
+        let child = pos.play(mv);
+        // A full window: every move's exact value.
+        let (lo, hi) = (-100, 100);
+        let line = &mut vec![*pos, child];
+        let v = if child.side_to_move() == pos.side_to_move() {
+            brute(&child, line, lo, hi, &mut left)?
+        } else {
+            -brute(&child, line, -hi, -lo, &mut left)?
+        };
+        out.push((mv, v));
+    }
+    Some(out)
+}
+
+/// Every position reachable from `start`, the start first.
+fn reachable(start: Oware) -> Vec<Oware> {
+    let mut seen = HashSet::from([start]);
+    let mut order = vec![start];
+    let mut queue = VecDeque::from([start]);
+    let mut moves = Vec::new();
+    while let Some(p) = queue.pop_front() {
+        p.legal_moves(&mut moves);
+        for &mv in &moves {
+            let c = p.play(mv);
+            if seen.insert(c) {
+                order.push(c);
+                queue.push_back(c);
+            }
+        }
+    }
+    order
+}
+
+fn opts(graph_budget: usize) -> SolveOptions {
+    SolveOptions {
+        hash_mb: 1,
+        all_best: true,
+        graph_budget,
+        ..Default::default()
+    }
+}
+
+/// Compares the solver's value and best moves with the brute force on every
+/// reachable position of the board whose brute force takes at most
+/// `budget` positions; returns (positions compared, positions too long for
+/// the brute force).
+fn check_board(
+    houses: u8,
+    seeds: u8,
+    rules: RuleSet,
+    repetition: Repetition,
+    budget: u64,
+) -> (usize, usize) {
+    let r = OwareRules {
+        houses,
+        seeds,
+        rules,
+        repetition,
+    };
+    let (mut checked, mut skipped) = (0, 0);
+    for pos in reachable(Oware::start(&r)) {
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let Some(expected) = brute_moves(&pos, budget) else {
+            skipped += 1;
+            continue;
+        };
+        let value = expected.iter().map(|e| e.1).max().unwrap();
+        let best: Vec<u8> = expected
+            .iter()
+            .filter(|e| e.1 == value)
+            .map(|e| e.0)
+            .collect();
+        // With the graph of the position (the default), and without it (the
+        // table keyed on every position since the last capture).
+        for graph_budget in [1_000_000, 0] {
+            let got = solve(&pos, &opts(graph_budget), &mut |_| {});
+            let what = format!(
+                "{houses}x{seeds} {rules:?} {repetition:?} graph {graph_budget}: {}",
+                pos.to_notation()
+            );
+            assert_eq!(got.value, value, "{what}");
+            assert_eq!(got.best, best, "{what}");
+        }
+        checked += 1;
+    }
+    (checked, skipped)
+}
+
+fn for_each_rule(mut f: impl FnMut(RuleSet, Repetition)) {
+    for rules in [RuleSet::Awari, RuleSet::Abapa] {
+        for repetition in [Repetition::OwnSide, Repetition::Split] {
+            f(rules, repetition);
+        }
+    }
+}
+
+#[test]
+fn solver_follows_the_repetition_rule_on_every_position_of_tiny_boards() {
+    for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2)] {
+        for_each_rule(|rules, repetition| {
+            let (checked, skipped) = check_board(houses, seeds, rules, repetition, u64::MAX);
+            eprintln!("{houses}x{seeds} {rules:?} {repetition:?}: {checked} positions");
+            assert!(checked > 0 && skipped == 0);
+        });
+    }
+}
+
+#[test]
+fn solver_follows_the_repetition_rule_where_the_brute_force_can_follow() {
+    // Components of up to 472 positions: the brute force cannot walk every
+    // line from all of them, so the positions it can (within 20,000 visits)
+    // are compared, and there must be many.
+    for (houses, seeds) in [(2, 3), (3, 1)] {
+        for_each_rule(|rules, repetition| {
+            let (checked, skipped) = check_board(houses, seeds, rules, repetition, 20_000);
+            eprintln!(
+                "{houses}x{seeds} {rules:?} {repetition:?}: {checked} positions compared, {skipped} too long for the brute force"
+            );
+            assert!(checked >= 200, "only {checked} positions compared");
+        });
+    }
+}
+
+#[test]
+fn solver_agrees_with_itself_without_the_graph_on_small_starts() {
+    // The start positions of boards too large for the brute force: the
+    // graph's components (and, under split, its endless-game values) against
+    // the table keyed on every position since the last capture.
+    for (houses, seeds) in [(3, 2), (2, 4)] {
+        for_each_rule(|rules, repetition| {
+            let start = Oware::start(&OwareRules {
+                houses,
+                seeds,
+                rules,
+                repetition,
+            });
+            let with = solve(&start, &opts(1_000_000), &mut |_| {});
+            let without = solve(&start, &opts(0), &mut |_| {});
+            eprintln!(
+                "{houses}x{seeds} {rules:?} {repetition:?}: value {} best {:?}",
+                with.value, with.best
+            );
+            let what = format!("{houses}x{seeds} {rules:?} {repetition:?}");
+            assert!(with.complete && without.complete, "{what}");
+            assert_eq!(with.value, without.value, "{what}");
+            assert_eq!(with.best, without.best, "{what}");
+        });
+    }
+}
