@@ -239,11 +239,11 @@ fn under_a_real_terminal_with_tmux() {
     );
     let screen =
         || String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", &name]).stdout).into_owned();
-    let wait_for = |what: &str| {
+    let wait_until = |what: &str, done: &dyn Fn(&str) -> bool| {
         let deadline = std::time::Instant::now() + WAIT;
         loop {
             let s = screen();
-            if s.contains(what) {
+            if done(&s) {
                 return s;
             }
             assert!(
@@ -254,9 +254,14 @@ fn under_a_real_terminal_with_tmux() {
         }
     };
     // (tmux drops the spaces at the ends of the screen's lines.)
-    wait_for("you (South)>");
+    wait_until("you (South)>", &|s| s.contains("you (South)>"));
     tmux(&["send-keys", "-t", &name, "B", "Enter"]);
-    let s = wait_for("kete plays ");
+    // The engine's reply after the move typed (the greeting names "kete
+    // plays North" too).
+    let s = wait_until("kete's reply after B", &|s| {
+        s.find("you (South)> B")
+            .is_some_and(|i| s[i..].contains("kete plays "))
+    });
     // On a terminal the typed move is the terminal's echo, not the program's.
     assert_eq!(s.matches("you (South)> B").count(), 1, "{s}");
     tmux(&["send-keys", "-t", &name, "quit", "Enter"]);

@@ -71,18 +71,22 @@ fn brute_moves<G: SolveGame>(pos: &G) -> Vec<(G::Move, i32)> {
 fn check_solver<G: SolveGame>(pos: &G) {
     let expected = brute_moves(pos);
     let value = expected.iter().map(|e| e.1).max().unwrap();
-    let opts = SolveOptions {
-        all_best: true,
-        ..small_opts()
-    };
-    let r = solve(pos, &opts, &mut |_| {});
-    assert_eq!(r.value, value, "{}", pos.to_notation());
     let best: Vec<G::Move> = expected
         .iter()
         .filter(|e| e.1 == value)
         .map(|e| e.0)
         .collect();
-    assert_eq!(r.best, best, "{}", pos.to_notation());
+    // Threads searching one table together must find the same.
+    for threads in [1, 2, 3] {
+        let opts = SolveOptions {
+            all_best: true,
+            threads,
+            ..small_opts()
+        };
+        let r = solve(pos, &opts, &mut |_| {});
+        assert_eq!(r.value, value, "{} threads {threads}", pos.to_notation());
+        assert_eq!(r.best, best, "{} threads {threads}", pos.to_notation());
+    }
 }
 
 fn kalah(pits: u8, seeds: u8, capture: Capture) -> Kalah {

@@ -53,7 +53,8 @@ fn split_solve(position: &[&str], plies: usize, jobs: &Path, job_args: &[&str]) 
         let running: Vec<_> = pair
             .iter()
             .map(|i| {
-                let mut a = vec!["solve", "--job", &d, i.as_str()];
+                // One thread a job, as a one-CPU cluster task runs it.
+                let mut a = vec!["solve", "--job", &d, i.as_str(), "--threads", "1"];
                 a.extend(job_args);
                 Command::new(KETE).args(&a).output()
             })

@@ -25,6 +25,8 @@ use session::{NewSession, SearchOptions, Session, Start};
 pub const MAX_LINE: usize = 64 * 1024;
 pub const MAX_HASH_MIB: i64 = 16 * 1024;
 pub const MAX_THREADS: i64 = 256;
+/// `EgtbDir`'s default: the user's cache folder ([`crate::solve::cache::default_dir`]).
+const CACHE: &str = "<cache>";
 pub const MAX_MULTIPV: i64 = 64;
 
 pub const HELP: &str = "\
@@ -71,6 +73,11 @@ pub struct Engine {
     egtb: Option<Arc<crate::solve::Egtb>>,
     /// The file `egtb` came from, as given.
     egtb_path: Option<String>,
+    /// `EgtbDir` as set: where `go solve` keeps the databases it chooses,
+    /// `<cache>` for the user's cache folder, `<empty>` for none at all.
+    egtb_dir: String,
+    /// The database `go solve` chose last, kept for the next one.
+    chosen_egtb: Arc<parking_lot::Mutex<Option<Arc<crate::solve::Egtb>>>>,
     /// Whether the first `go` since the database, the variant or a variant
     /// option last changed has said why the database does not fit.
     egtb_fit_told: bool,
@@ -199,6 +206,8 @@ impl Engine {
             solve_stop: Arc::new(AtomicBool::new(false)),
             egtb: None,
             egtb_path: None,
+            egtb_dir: CACHE.to_string(),
+            chosen_egtb: Default::default(),
             egtb_fit_told: false,
         }
     }
@@ -362,10 +371,20 @@ impl Engine {
             ("Eval", self.search.eval.clone()),
             ("Ponder", self.search.ponder.to_string()),
             ("EgtbPath", egtb),
+            ("EgtbDir", self.egtb_dir.clone()),
         ] {
             all.push((n.to_string(), v));
         }
         all
+    }
+
+    /// The folder `EgtbDir` names, if any.
+    fn egtb_folder(&self) -> Option<std::path::PathBuf> {
+        match self.egtb_dir.as_str() {
+            CACHE => crate::solve::cache::default_dir(),
+            "<empty>" => None,
+            dir => Some(dir.into()),
+        }
     }
 
     fn identify(&self, ok: &str) {
@@ -411,6 +430,9 @@ impl Engine {
         ));
         s.push_str("option name Ponder type check default false\n");
         s.push_str("option name EgtbPath type string default <empty>\n");
+        s.push_str(&format!(
+            "option name EgtbDir type string default {CACHE}\n"
+        ));
         s.push_str(ok);
         self.out.lines(&s);
     }
@@ -484,6 +506,15 @@ impl Engine {
                         all_eval_names().join(", ")
                     ))
                 }
+            }
+            "egtbdir" => {
+                self.egtb_dir = if value.is_empty() {
+                    "<empty>".to_string()
+                } else {
+                    value.clone()
+                };
+                *self.chosen_egtb.lock() = None;
+                Ok(())
             }
             "egtbpath" => {
                 if value.is_empty() || value == "<empty>" {
@@ -753,8 +784,13 @@ impl Engine {
                 let handle = solve::spawn(
                     self.variant,
                     self.session.position_token(),
-                    self.hash_mib,
-                    self.egtb.clone(),
+                    solve::Resources {
+                        hash_mib: self.hash_mib,
+                        threads: self.search.threads,
+                        egtb: self.egtb.clone(),
+                        egtb_dir: self.egtb_folder(),
+                        chosen: self.chosen_egtb.clone(),
+                    },
                     self.solve_stop.clone(),
                     limits.nodes,
                     limits.movetime,

@@ -76,18 +76,29 @@ struct Run {
     /// The limits of a proof (`go solve nodes N`, `movetime T`).
     nodes: Option<u64>,
     movetime: Option<Duration>,
-    egtb: Option<Arc<Egtb>>,
+    res: Resources,
     out: Output,
 }
 
 impl SolveVisitor for Run {
     type Output = ();
     fn with_databases<G: DbSpec>(self, rules: G::Rules) {
-        let tb = self
+        let named = self
+            .res
             .egtb
-            .as_deref()
+            .clone()
             .filter(|db| db.check::<G>(&rules).is_ok());
-        let tb = tb.map(|d| d as &dyn Tablebase<G>);
+        let stop = self.opts.stop.clone().unwrap_or_default();
+        let db = match named {
+            Some(db) => Some(db),
+            None => match chosen_database::<G>(&rules, &self.token, &self.res, &stop, &self.out) {
+                Ok(db) => db,
+                // Stopped before the solve began: the search gives up at
+                // once and answers with the move it has.
+                Err(Stopped) => None,
+            },
+        };
+        let tb = db.as_deref().map(|d| d as &dyn Tablebase<G>);
         run::<G>(&rules, &self.token, &self.opts, tb, &self.out)
     }
     fn solvable<G: SolveGame>(self, rules: G::Rules) {
@@ -110,6 +121,88 @@ impl SolveVisitor for Run {
         prove_run::<G>(&rules, &self.token, &opts, &self.out)
     }
 }
+
+/// The database the variant chooses for the position of `go solve`, from
+/// `EgtbDir` or built and kept there (its progress as `info string`
+/// lines), when `EgtbPath` gives none that fits; `None` where the variant
+/// chooses none or `EgtbDir` is empty, and where it could not be had (said
+/// in an error line; the solve goes on without). A build runs in a thread
+/// of its own so that `stop` is answered at once (`Err(Stopped)`); the
+/// build then finishes in the background and is kept for the next solve.
+fn chosen_database<G: DbSpec>(
+    rules: &G::Rules,
+    token: &str,
+    res: &Resources,
+    stop: &AtomicBool,
+    out: &Output,
+) -> Result<Option<Arc<Egtb>>, Stopped> {
+    let Some(dir) = res.egtb_dir.clone() else {
+        return Ok(None);
+    };
+    let Some(choice) = G::from_notation(rules, token)
+        .ok()
+        .and_then(|pos| crate::solve::cache::choose::<G>(rules, pos.seeds_in_play() as usize))
+    else {
+        return Ok(None);
+    };
+    if let Some(db) = res.chosen.lock().as_ref().filter(|db| choice.served_by(db)) {
+        return Ok(Some(db.clone()));
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (kept, threads, out2) = (res.chosen.clone(), res.threads, out.clone());
+    std::thread::spawn(move || {
+        let opts = crate::solve::egtb::BuildOptions {
+            threads,
+            report_every: Duration::from_secs(2),
+        };
+        let built = crate::solve::cache::open_or_build(
+            Some(&dir),
+            choice.game,
+            choice.seeds,
+            choice.max_boards,
+            &opts,
+            &mut |p| {
+                out2.line(&format!(
+                    "info string egtb {} seeds{} {} of {} positions time {}",
+                    p.seeds,
+                    if p.finished { " done:" } else { "" },
+                    p.done.min(p.total),
+                    p.total,
+                    p.elapsed.as_millis()
+                ))
+            },
+            &mut |m| out2.line(&format!("info string {m}")),
+        )
+        .map(|(db, _)| Arc::new(db));
+        if let Ok(db) = &built {
+            *kept.lock() = Some(db.clone());
+        }
+        // The solve may have stopped waiting: nobody to tell then.
+        let _ = tx.send(built);
+    });
+    loop {
+        match rx.recv_timeout(Duration::from_millis(10)) {
+            Ok(Ok(db)) => return Ok(Some(db)),
+            Ok(Err(e)) => {
+                out.error(&format!("go solve: no database: {e}"));
+                return Ok(None);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                out.error("go solve: no database: its build failed");
+                return Ok(None);
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    out.line("info string egtb: stopped while the database is built; it is finished in the background and kept");
+                    return Err(Stopped);
+                }
+            }
+        }
+    }
+}
+
+/// `stop` came while `go solve` waited for its database.
+struct Stopped;
 
 /// A proof-number search behind `go solve` (see the module text).
 fn prove_run<G: Game>(rules: &G::Rules, token: &str, opts: &ProveOptions, out: &Output) {
@@ -187,14 +280,26 @@ fn prove_run<G: Game>(rules: &G::Rules, token: &str, opts: &ProveOptions, out: &
     }
 }
 
+/// What a `go solve` may use: the engine's table size, threads and
+/// databases.
+pub struct Resources {
+    pub hash_mib: usize,
+    pub threads: usize,
+    /// The database of `EgtbPath`.
+    pub egtb: Option<Arc<Egtb>>,
+    /// `EgtbDir`: where the database chosen for the position is kept;
+    /// `None` to choose none.
+    pub egtb_dir: Option<std::path::PathBuf>,
+    /// The database chosen last, reused while it serves.
+    pub chosen: Arc<parking_lot::Mutex<Option<Arc<Egtb>>>>,
+}
+
 /// Solves the position `token` of `variant` in a thread; `stop` ends it early
 /// (the result is then not proven).
-#[allow(clippy::too_many_arguments)]
 pub fn spawn(
     variant: Variant,
     token: String,
-    hash_mib: usize,
-    egtb: Option<Arc<Egtb>>,
+    res: Resources,
     stop: Arc<AtomicBool>,
     nodes: Option<u64>,
     movetime: Option<Duration>,
@@ -205,9 +310,10 @@ pub fn spawn(
     let thread = std::thread::Builder::new().stack_size(STACK);
     let spawned = thread.spawn(move || {
         let opts = SolveOptions {
-            hash_mb: hash_mib,
+            hash_mb: res.hash_mib,
             report_every: Duration::from_secs(1),
             stop: Some(stop),
+            threads: res.threads,
             ..SolveOptions::default()
         };
         variant.visit_solver(Run {
@@ -215,7 +321,7 @@ pub fn spawn(
             opts,
             nodes,
             movetime,
-            egtb,
+            res,
             out,
         })
     });

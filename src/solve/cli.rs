@@ -35,10 +35,19 @@ pub struct SolveArgs {
     /// solve.
     #[arg(long)]
     pub egtb_seeds: Option<usize>,
+    /// Where databases chosen for the solve are kept, built the first time
+    /// and loaded afterwards (default: `$KETE_EGTB_DIR`, else the user's
+    /// cache folder, `~/.cache/kete/egtb`).
+    #[arg(long, value_name = "DIR")]
+    pub egtb_dir: Option<PathBuf>,
+    /// Use no database, not even the one the solve would choose.
+    #[arg(long, conflicts_with_all = ["egtb", "egtb_seeds", "egtb_dir"])]
+    pub no_egtb: bool,
     /// List every best move, not just one.
     #[arg(long)]
     pub all_best: bool,
-    /// Threads for building a database (0: one per core).
+    /// Threads for the solve and for building a database (0: one per
+    /// core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// Enhanced transposition cutoffs at nodes with at least this many
@@ -99,16 +108,27 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
             if !matches!(self.2, Mode::Plain | Mode::Job(..)) {
                 return run_mode::<G>(&rules, args, self.2, None);
             }
-            let db = database(args, || G::db_game(&rules).map_err(|e| anyhow!(e)))?;
+            // A bad --fen is named before any database is built; the
+            // database chosen by default fits the position solved (a job's:
+            // its split's root).
+            let pos = match self.2 {
+                Mode::Job(dir, _, file) => G::from_notation(&rules, &file.root)
+                    .map_err(|e| anyhow!("the root of {}: {e}", dir.display()))?,
+                _ => position::<G>(&rules, args)?,
+            };
+            // A job starts after a line, and a database's values hold for
+            // a position whatever came before it only where nothing
+            // repeats: jobs of games that repeat take one only when named.
+            let seeds = match self.2 {
+                Mode::Job(..) if G::CAN_REPEAT => None,
+                _ => Some(pos.seeds_in_play() as usize),
+            };
+            let db = database::<G>(args, &rules, seeds)?;
             if let Some(db) = &db {
                 db.check::<G>(&rules)?;
                 if let Some(note) = G::db_note(db) {
                     eprintln!("note: {note}");
                 }
-            }
-            if let Mode::Plain = self.2 {
-                // A bad --fen is named before any database is built.
-                position::<G>(&rules, args)?;
             }
             run_mode(
                 &rules,
@@ -537,8 +557,37 @@ fn run_mode<G: SolveGame>(
     }
 }
 
-fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<Option<Egtb>> {
+/// The database of a solve: the file named, one built in memory of the
+/// seeds asked for, or by default the one the variant chooses for a
+/// position of `seeds` seeds in play (`None`: none by default), from the
+/// cache folder, built and kept there the first time.
+fn database<G: DbSpec>(
+    args: &SolveArgs,
+    rules: &G::Rules,
+    seeds: Option<usize>,
+) -> Result<Option<Egtb>> {
     match (&args.egtb, args.egtb_seeds) {
+        (None, None) => {
+            let Some(c) = seeds
+                .filter(|_| !args.no_egtb)
+                .and_then(|s| super::cache::choose::<G>(rules, s))
+            else {
+                return Ok(None);
+            };
+            let dir = args.egtb_dir.clone().or_else(super::cache::default_dir);
+            let shown = BuildReporter::new(c.game, c.seeds);
+            let (db, _) = super::cache::open_or_build(
+                dir.as_deref(),
+                c.game,
+                c.seeds,
+                c.max_boards,
+                &shown.options(args.threads),
+                &mut |p| shown.report(p),
+                &mut |m| eprintln!("{m}"),
+            )?;
+            shown.finish();
+            Ok(Some(db))
+        }
         (Some(_), Some(_)) => bail!("give --egtb or --egtb-seeds, not both"),
         (Some(path), None) => {
             let t = Instant::now();
@@ -552,7 +601,7 @@ fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<O
             Ok(Some(db))
         }
         (None, Some(n)) => {
-            let game = game()?;
+            let game = G::db_game(rules).map_err(|e| anyhow!(e))?;
             super::egtb::check_request(game, n)?;
             let shown = BuildReporter::new(game, n);
             let db = super::egtb::build(game, n, &shown.options(args.threads), &mut |p| {
@@ -561,7 +610,6 @@ fn database(args: &SolveArgs, game: impl FnOnce() -> Result<DbGame>) -> Result<O
             shown.finish();
             Ok(Some(db))
         }
-        (None, None) => Ok(None),
     }
 }
 
@@ -605,6 +653,7 @@ fn solve_reporting<G: SolveGame>(
         graph_budget: args.graph_positions,
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         history,
+        threads: super::egtb::threads_or_cores(args.threads),
         ..Default::default()
     };
     if let Some(e) = args.etc_seeds {
@@ -852,11 +901,7 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             shown.finish();
             let secs = t.elapsed().as_secs_f64();
             let positions: u64 = (0..=*max_seeds).map(|n| db.indexer().count(n)).sum();
-            let cores = if *threads > 0 {
-                *threads
-            } else {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            };
+            let cores = super::egtb::threads_or_cores(*threads);
             eprintln!(
                 "egtb: built {positions} positions in {secs:.1} s: {:.0} positions/s, {:.0} per thread ({cores} threads)",
                 positions as f64 / secs,

@@ -77,6 +77,15 @@ pub trait DbSpec: SolveGame {
         None
     }
 
+    /// The database (its seeds) that a solve of a position with `seeds`
+    /// seeds in play should use when its user names none, or `None` when
+    /// it is better off without one, or when no database answers the
+    /// question of these rules exactly. The caller may take a smaller one
+    /// where memory is short.
+    fn default_db_seeds(_rules: &Self::Rules, _seeds: usize) -> Option<usize> {
+        None
+    }
+
     /// What a solve with this game's database should tell its user, if
     /// anything.
     fn db_note(_db: &Egtb) -> Option<String> {

@@ -14,6 +14,7 @@
 //! the margin already banked, so its table is keyed on the seeds in play and
 //! holds the margin of those seeds alone.
 
+pub mod cache;
 pub mod cli;
 pub mod db;
 pub mod egtb;
@@ -97,13 +98,13 @@ pub(crate) fn advise_huge_pages<T>(v: &Vec<T>) {
 /// The buckets of a hash table of about `megabytes`: a power of two of
 /// them (rounded down, at least one), zeroed, backed by huge pages where the
 /// kernel can.
-pub(crate) fn table_buckets<B: Copy + Default>(megabytes: usize) -> Vec<B> {
+pub(crate) fn table_buckets<B: Default>(megabytes: usize) -> Vec<B> {
     let bytes = megabytes.max(1) << 20;
     let n = (bytes / std::mem::size_of::<B>()).max(1);
     let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
     let mut buckets = Vec::with_capacity(n);
     advise_huge_pages(&buckets);
-    buckets.resize(n, B::default());
+    buckets.resize_with(n, B::default);
     buckets
 }
 

@@ -2,7 +2,7 @@
 //! game.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::graph::{Graph, GraphError};
@@ -40,6 +40,8 @@ pub struct SolveOptions {
     /// every cycle pays the same, to solve without searching; 0 never
     /// builds one.
     pub graph_budget: usize,
+    /// Threads searching each pass together (at least one).
+    pub threads: usize,
 }
 
 impl Default for SolveOptions {
@@ -54,6 +56,7 @@ impl Default for SolveOptions {
             stop: None,
             history: Vec::new(),
             graph_budget: 4_000_000,
+            threads: 1,
         }
     }
 }
@@ -120,29 +123,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
     tablebase: Option<&dyn Tablebase<G>>,
     progress: &mut dyn FnMut(&SolveProgress),
 ) -> SolveResult<G::Move> {
-    let mut s = Searcher {
-        tt: Tt::new(opts.hash_mb),
-        tb: tablebase,
-        graph: None,
-        entry_bounds: (Vec::new(), Vec::new()),
-        history: opts.history.clone(),
-        nodes: 0,
-        tbhits: 0,
-        etc_min_seeds: opts.etc_min_seeds,
-        start: Instant::now(),
-        last_report: Instant::now(),
-        report_every: opts.report_every,
-        pass: 0,
-        beta: 0,
-        lower: 0,
-        upper: 0,
-        progress,
-        root_best: None,
-        root_moves: (0, 0),
-        buffers: Vec::new(),
-        stop: opts.stop.clone(),
-        stopped: false,
-    };
+    let start = Instant::now();
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     if moves.is_empty() {
@@ -155,6 +136,9 @@ pub fn solve_with_tablebase<G: SolveGame>(
             complete: true,
         };
     }
+    let mut graph = None;
+    let mut entry_bounds = (Vec::new(), Vec::new());
+    let mut stopped = false;
     // A solve that starts after a line (a split solve's job) keys on seeds
     // in play, as that line was recorded, and cannot use the graph's
     // history-free answers.
@@ -166,18 +150,34 @@ pub fn solve_with_tablebase<G: SolveGame>(
         };
         match Graph::build(pos, opts.graph_budget, &stop) {
             Ok(graph) if graph.cycles_pay_constant() => {
-                return solve_by_graph(pos, &graph, &moves, opts, &mut s);
+                return solve_by_graph(pos, &graph, &moves, opts, start, progress);
             }
-            Ok(graph) => {
-                s.entry_bounds = graph.bounds();
-                s.graph = Some(graph);
+            Ok(g) => {
+                entry_bounds = g.bounds();
+                graph = Some(g);
             }
-            Err(GraphError::Stopped) => {
-                s.stopped = true;
-            }
+            Err(GraphError::Stopped) => stopped = true,
             Err(GraphError::TooLarge | GraphError::Collision) => {}
         }
     }
+    let threads = opts.threads.max(1);
+    let shared = Shared {
+        tt: Tt::new(opts.hash_mb),
+        tb: tablebase,
+        graph,
+        entry_bounds,
+        busy: Busy::new(threads),
+        abort: AtomicBool::new(false),
+        stop: opts.stop.clone(),
+        helper_nodes: AtomicU64::new(0),
+        helper_tbhits: AtomicU64::new(0),
+        etc_min_seeds: opts.etc_min_seeds,
+        threads,
+        start,
+    };
+    let mut s = Searcher::new(&shared, 0, opts.history.clone(), Some(progress));
+    s.report_every = opts.report_every;
+    s.stopped = stopped;
     let spread = pos.seeds_in_play() as i32;
     let banked = pos.banked();
     s.lower = banked - spread;
@@ -191,12 +191,12 @@ pub fn solve_with_tablebase<G: SolveGame>(
         .unwrap_or_else(|| estimate(pos, opts.guess_depth))
         .clamp(s.lower, s.upper);
     let mut best = None;
-    while s.lower < s.upper {
+    while s.lower < s.upper && !s.stopped {
         let beta = if g == s.lower { g + 1 } else { g };
         s.pass += 1;
         s.beta = beta;
         s.root_best = None;
-        let v = s.search(pos, beta - 1, beta, 0);
+        let v = s.pass(pos, beta);
         if s.stopped {
             break;
         }
@@ -248,8 +248,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
     SolveResult {
         value,
         best,
-        nodes: s.nodes,
-        tbhits: s.tbhits,
+        nodes: s.total_nodes(),
+        tbhits: s.total_tbhits(),
         complete,
     }
 }
@@ -263,7 +263,8 @@ fn solve_by_graph<G: SolveGame>(
     graph: &Graph<G>,
     moves: &[G::Move],
     opts: &SolveOptions,
-    s: &mut Searcher<'_, G>,
+    start: Instant,
+    progress: &mut dyn FnMut(&SolveProgress),
 ) -> SolveResult<G::Move> {
     let side = pos.side_to_move();
     let mine = |v: i32| {
@@ -291,16 +292,22 @@ fn solve_by_graph<G: SolveGame>(
     } else {
         vec![reaching[0]]
     };
-    s.nodes = graph.nodes.len() as u64;
-    s.pass = 1;
-    s.lower = value;
-    s.upper = value;
-    s.beta = value;
-    s.report(true);
+    let nodes = graph.nodes.len() as u64;
+    progress(&SolveProgress {
+        pass: 1,
+        beta: value,
+        lower: value,
+        upper: value,
+        pass_done: true,
+        nodes,
+        tbhits: 0,
+        root_moves: (0, 0),
+        elapsed: start.elapsed(),
+    });
     SolveResult {
         value,
         best,
-        nodes: s.nodes,
+        nodes,
         tbhits: 0,
         complete: true,
     }
@@ -338,7 +345,51 @@ fn estimate<G: SolveGame>(pos: &G, depth: u32) -> i32 {
     ab(pos, depth, i32::MIN + 1, i32::MAX)
 }
 
-struct Searcher<'a, G: SolveGame> {
+/// The nodes a thread of a parallel pass marks while it searches them, so
+/// that the other threads search other moves first (simplified ABDADA):
+/// one word a slot, the key of the position under way. A collision only
+/// makes a thread defer a move it need not have deferred, or not defer
+/// one; every move is searched in the end either way.
+struct Busy {
+    slots: Vec<AtomicU64>,
+    mask: u64,
+}
+
+impl Busy {
+    fn new(threads: usize) -> Busy {
+        let n = if threads > 1 { 1 << 16 } else { 1 };
+        Busy {
+            slots: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            mask: n as u64 - 1,
+        }
+    }
+
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.slots[(key & self.mask) as usize]
+    }
+
+    fn is_busy(&self, key: u64) -> bool {
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+
+    fn enter(&self, key: u64) {
+        self.slot(key).store(key, Ordering::Relaxed);
+    }
+
+    fn leave(&self, key: u64) {
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// Plies from the root within which the threads of a parallel pass defer
+/// the moves another thread is searching: deeper down a subtree is too
+/// small to be worth the marking.
+const DEFER_PLIES: usize = 24;
+
+/// What the threads of one solve share.
+struct Shared<'a, G: SolveGame> {
     tt: Tt,
     tb: Option<&'a dyn Tablebase<G>>,
     /// The positions reachable from the root and their components, when
@@ -348,48 +399,173 @@ struct Searcher<'a, G: SolveGame> {
     /// Bounds (South's view) on the value of each node of the graph for a
     /// line that holds nothing of its component ([`Graph::bounds`]).
     entry_bounds: (Vec<i32>, Vec<i32>),
+    busy: Busy,
+    /// Set when one thread has finished the pass: the others give up theirs.
+    abort: AtomicBool,
+    stop: Option<Arc<AtomicBool>>,
+    /// The work of the threads other than the first, added as they go.
+    helper_nodes: AtomicU64,
+    helper_tbhits: AtomicU64,
+    etc_min_seeds: u32,
+    threads: usize,
+    start: Instant,
+}
+
+struct Searcher<'a, G: SolveGame> {
+    sh: &'a Shared<'a, G>,
+    /// 0 for the thread that reports; the others are helpers.
+    id: usize,
     /// Hashes of the positions on the line searched, with their group (the
     /// component, or without a graph the seeds in play), for the
     /// repetition rule.
     history: Vec<(u64, u32)>,
     nodes: u64,
     tbhits: u64,
-    etc_min_seeds: u32,
-    start: Instant,
+    /// What a helper has already added to the shared counts.
+    flushed: (u64, u64),
     last_report: Instant,
     report_every: Duration,
     pass: u32,
     beta: i32,
     lower: i32,
     upper: i32,
-    progress: &'a mut dyn FnMut(&SolveProgress),
+    progress: Option<&'a mut dyn FnMut(&SolveProgress)>,
     /// The root move that failed high in the current pass.
     root_best: Option<usize>,
     /// See [`SolveProgress::root_moves`].
     root_moves: (usize, usize),
-    /// Move and child lists per ply, reused so that nodes do not allocate.
+    /// Move, child and deferred-child lists per ply, reused so that nodes
+    /// do not allocate.
     buffers: Vec<Buffers<G>>,
-    stop: Option<Arc<AtomicBool>>,
-    /// Once set, every node returns at once and the pass is thrown away.
+    /// Once set, every node returns at once and the pass is thrown away:
+    /// a stop, or another thread's finishing the pass.
     stopped: bool,
 }
 
-type Buffers<G> = (Vec<<G as crate::game::Game>::Move>, Vec<(G, i32, usize)>);
+type Buffers<G> = (
+    Vec<<G as crate::game::Game>::Move>,
+    Vec<(G, i32, usize)>,
+    Vec<usize>,
+);
 
-impl<G: SolveGame> Searcher<'_, G> {
+impl<'a, G: SolveGame> Searcher<'a, G> {
+    fn new(
+        sh: &'a Shared<'a, G>,
+        id: usize,
+        history: Vec<(u64, u32)>,
+        progress: Option<&'a mut dyn FnMut(&SolveProgress)>,
+    ) -> Self {
+        Searcher {
+            sh,
+            id,
+            history,
+            nodes: 0,
+            tbhits: 0,
+            flushed: (0, 0),
+            last_report: Instant::now(),
+            report_every: Duration::from_secs(10),
+            pass: 0,
+            beta: 0,
+            lower: 0,
+            upper: 0,
+            progress,
+            root_best: None,
+            root_moves: (0, 0),
+            buffers: Vec::new(),
+            stopped: false,
+        }
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.sh.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    fn total_tbhits(&self) -> u64 {
+        self.tbhits + self.sh.helper_tbhits.load(Ordering::Relaxed)
+    }
+
+    /// Adds a helper's work since the last call to the shared counts.
+    fn flush(&mut self) {
+        if self.id > 0 {
+            let sh = self.sh;
+            sh.helper_nodes
+                .fetch_add(self.nodes - self.flushed.0, Ordering::Relaxed);
+            sh.helper_tbhits
+                .fetch_add(self.tbhits - self.flushed.1, Ordering::Relaxed);
+            self.flushed = (self.nodes, self.tbhits);
+        }
+    }
+
     fn report(&mut self, pass_done: bool) {
         self.last_report = Instant::now();
-        (self.progress)(&SolveProgress {
+        let p = SolveProgress {
             pass: self.pass,
             beta: self.beta,
             lower: self.lower,
             upper: self.upper,
             pass_done,
-            nodes: self.nodes,
-            tbhits: self.tbhits,
+            nodes: self.total_nodes(),
+            tbhits: self.total_tbhits(),
             root_moves: self.root_moves,
-            elapsed: self.start.elapsed(),
+            elapsed: self.sh.start.elapsed(),
+        };
+        if let Some(progress) = &mut self.progress {
+            progress(&p);
+        }
+    }
+
+    /// One MTD(f) pass with the null window `[beta - 1, beta]`, on every
+    /// thread: they share the table and defer what another is searching;
+    /// the first to finish gives the pass its value and best move, and the
+    /// others give up.
+    fn pass(&mut self, pos: &G, beta: i32) -> i32 {
+        let sh = self.sh;
+        if sh.threads == 1 {
+            return self.search(pos, beta - 1, beta, 0);
+        }
+        let found: parking_lot::Mutex<Option<(i32, Option<usize>)>> = Default::default();
+        let finish = |v: i32, best: Option<usize>| {
+            let mut f = found.lock();
+            if f.is_none() {
+                *f = Some((v, best));
+            }
+            sh.abort.store(true, Ordering::Relaxed);
+        };
+        std::thread::scope(|scope| {
+            for id in 1..sh.threads {
+                let history = self.history.clone();
+                let finish = &finish;
+                // Lines run hundreds of plies deep in games that repeat:
+                // the stack of the solving thread.
+                std::thread::Builder::new()
+                    .stack_size(crate::protocol::solve::STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut h = Searcher::new(sh, id, history, None);
+                        let v = h.search(pos, beta - 1, beta, 0);
+                        h.flush();
+                        if !h.stopped {
+                            finish(v, h.root_best);
+                        }
+                    })
+                    .expect("the system gives the solver its threads");
+            }
+            let v = self.search(pos, beta - 1, beta, 0);
+            if !self.stopped {
+                finish(v, self.root_best);
+            }
         });
+        sh.abort.store(false, Ordering::Relaxed);
+        match found.into_inner() {
+            Some((v, best)) => {
+                self.stopped = false;
+                self.root_best = best;
+                v
+            }
+            None => {
+                self.stopped = true;
+                beta - 1
+            }
+        }
     }
 
     /// Whether the root move `mv` reaches `value`.
@@ -416,7 +592,7 @@ impl<G: SolveGame> Searcher<'_, G> {
     /// the graph, or without a graph its seeds in play (a capture takes
     /// seeds out of play for good, so nothing before it recurs).
     fn group(&self, pos: &G) -> u32 {
-        match &self.graph {
+        match &self.sh.graph {
             Some(g) => g.comp[self.node(g, pos)],
             None => pos.seeds_in_play(),
         }
@@ -430,9 +606,9 @@ impl<G: SolveGame> Searcher<'_, G> {
     /// Bounds (side to move's view) on the value of a position whose line
     /// holds nothing of its component, where the graph is built.
     fn entry_bounds(&self, pos: &G) -> Option<(i32, i32)> {
-        let g = self.graph.as_ref()?;
+        let g = self.sh.graph.as_ref()?;
         let v = self.node(g, pos);
-        let (lo, hi) = (self.entry_bounds.0[v], self.entry_bounds.1[v]);
+        let (lo, hi) = (self.sh.entry_bounds.0[v], self.sh.entry_bounds.1[v]);
         Some(if pos.side_to_move() == crate::game::Side::South {
             (lo, hi)
         } else {
@@ -461,6 +637,15 @@ impl<G: SolveGame> Searcher<'_, G> {
         }
     }
 
+    /// Whether to give up the pass: a stop, or another thread has
+    /// finished it.
+    fn should_stop(&mut self) -> bool {
+        let sh = self.sh;
+        self.flush();
+        sh.abort.load(Ordering::Relaxed)
+            || sh.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
     /// Fail-soft alpha-beta to the end of the game. Returns the value (side
     /// to move's view) given the line that led here: the table is keyed on
     /// the position and the positions of the line it could still repeat.
@@ -468,17 +653,18 @@ impl<G: SolveGame> Searcher<'_, G> {
         if self.stopped {
             return alpha;
         }
-        if self.nodes & 0xFFF == 0
-            && let Some(stop) = &self.stop
-            && stop.load(Ordering::Relaxed)
-        {
+        if self.nodes & 0x3FF == 0 && self.should_stop() {
             self.stopped = true;
             return alpha;
         }
         self.nodes += 1;
-        if self.nodes & 0xF_FFFF == 0 && self.last_report.elapsed() >= self.report_every {
+        if self.nodes & 0xF_FFFF == 0
+            && self.progress.is_some()
+            && self.last_report.elapsed() >= self.report_every
+        {
             self.report(false);
         }
+        let sh = self.sh;
         let side = pos.side_to_move();
         if let Some(o) = pos.outcome() {
             return margin(o, side);
@@ -512,7 +698,7 @@ impl<G: SolveGame> Searcher<'_, G> {
             if banked - spread >= beta {
                 return banked - spread;
             }
-            if let Some(tb) = self.tb
+            if let Some(tb) = sh.tb
                 && let Some(v) = tb.probe(pos)
             {
                 self.tbhits += 1;
@@ -528,7 +714,7 @@ impl<G: SolveGame> Searcher<'_, G> {
             lo = lo.max(l);
             hi = hi.min(h);
         }
-        if let Some(p) = self.tt.probe(key) {
+        if let Some(p) = sh.tt.probe(key) {
             lo = lo.max(p.lo + banked);
             hi = hi.min(p.hi + banked);
             tt_move = p.mv;
@@ -546,7 +732,7 @@ impl<G: SolveGame> Searcher<'_, G> {
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Default::default);
         }
-        let (mut moves, mut children) = std::mem::take(&mut self.buffers[ply]);
+        let (mut moves, mut children, mut deferred) = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves(&mut moves);
         children.clear();
         for (i, &mv) in moves.iter().enumerate() {
@@ -555,7 +741,7 @@ impl<G: SolveGame> Searcher<'_, G> {
             // cache misses overlap with each other and with this node's
             // work. (Prefetching their table entries too measured slower:
             // ETC reads those at once anyway.)
-            if let Some(tb) = self.tb
+            if let Some(tb) = sh.tb
                 && child.outcome().is_none()
             {
                 tb.prefetch(&child);
@@ -571,7 +757,7 @@ impl<G: SolveGame> Searcher<'_, G> {
             children.push((child, order, i));
         }
 
-        if ply > 0 && spread as u32 >= self.etc_min_seeds {
+        if ply > 0 && spread as u32 >= sh.etc_min_seeds {
             // Enhanced transposition cutoff: a child the table already
             // proves good enough ends the node before any search.
             for (child, _, i) in &children {
@@ -583,7 +769,7 @@ impl<G: SolveGame> Searcher<'_, G> {
                 } else {
                     0
                 };
-                if let Some(p) = self.tt.probe(with_set(child.solve_key(), child_set)) {
+                if let Some(p) = sh.tt.probe(with_set(child.solve_key(), child_set)) {
                     let cb = child.banked();
                     let v = if child.side_to_move() == side {
                         p.lo + cb
@@ -591,8 +777,8 @@ impl<G: SolveGame> Searcher<'_, G> {
                         -(p.hi + cb)
                     };
                     if v >= beta {
-                        self.tt.store(key, v - banked, i32::MAX, Some(*i), 1);
-                        self.buffers[ply] = (moves, children);
+                        sh.tt.store(key, v - banked, i32::MAX, Some(*i), 1);
+                        self.buffers[ply] = (moves, children, deferred);
                         return v;
                     }
                 }
@@ -601,18 +787,47 @@ impl<G: SolveGame> Searcher<'_, G> {
 
         children.sort_by_key(|c| std::cmp::Reverse(c.1));
         self.enter(pos);
+        let defer = sh.threads > 1 && ply < DEFER_PLIES;
+        deferred.clear();
         let mut best = i32::MIN;
         let mut best_move = None;
         let mut a = alpha;
-        for (ord, (child, _, i)) in children.iter().enumerate() {
+        let (mut next, mut next_deferred, mut searched) = (0, 0, 0);
+        loop {
+            // Every child in order, except that one another thread is
+            // searching waits (the first never does) until all the others
+            // are done.
+            let j = if next < children.len() {
+                next += 1;
+                let j = next - 1;
+                if defer && j > 0 && sh.busy.is_busy(children[j].0.solve_key()) {
+                    deferred.push(j);
+                    continue;
+                }
+                j
+            } else if next_deferred < deferred.len() {
+                next_deferred += 1;
+                deferred[next_deferred - 1]
+            } else {
+                break;
+            };
+            let (child, _, i) = &children[j];
+            searched += 1;
             if ply == 0 {
-                self.root_moves = (ord + 1, children.len());
+                self.root_moves = (searched, children.len());
+            }
+            let busy_key = child.solve_key();
+            if defer {
+                sh.busy.enter(busy_key);
             }
             let v = if child.side_to_move() == side {
                 self.search(child, a, beta, ply + 1)
             } else {
                 -self.search(child, -beta, -a, ply + 1)
             };
+            if defer {
+                sh.busy.leave(busy_key);
+            }
             if v > best {
                 best = v;
                 best_move = Some(*i);
@@ -625,7 +840,11 @@ impl<G: SolveGame> Searcher<'_, G> {
             }
         }
         self.leave();
-        self.buffers[ply] = (moves, children);
+        self.buffers[ply] = (moves, children, deferred);
+        if self.stopped {
+            // A value of a pass given up is no bound at all.
+            return alpha;
+        }
         if ply == 0 && best >= beta {
             self.root_best = best_move;
         }
@@ -633,11 +852,11 @@ impl<G: SolveGame> Searcher<'_, G> {
         // holds wherever the key comes back.
         let work = self.nodes - nodes_before;
         if best >= beta {
-            self.tt.store(key, best - banked, i32::MAX, best_move, work);
+            sh.tt.store(key, best - banked, i32::MAX, best_move, work);
         } else if best <= alpha {
-            self.tt.store(key, i32::MIN, best - banked, best_move, work);
+            sh.tt.store(key, i32::MIN, best - banked, best_move, work);
         } else {
-            self.tt
+            sh.tt
                 .store(key, best - banked, best - banked, best_move, work);
         }
         best

@@ -297,6 +297,28 @@ impl DbGame {
         }
     }
 
+    /// The database's game in a file name: `kalah-6-standard`,
+    /// `oware-6-abapa`.
+    pub fn slug(&self) -> String {
+        match *self {
+            DbGame::Kalah { pits, capture } => format!(
+                "kalah-{pits}-{}",
+                if capture == Capture::Empty {
+                    "empty"
+                } else {
+                    "standard"
+                }
+            ),
+            DbGame::Oware { houses, rules } => format!(
+                "oware-{houses}-{}",
+                match rules {
+                    RuleSet::Awari => "awari",
+                    RuleSet::Abapa => "abapa",
+                }
+            ),
+        }
+    }
+
     pub fn describe(&self) -> String {
         match *self {
             DbGame::Kalah { pits, capture } => format!(

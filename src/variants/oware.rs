@@ -821,6 +821,21 @@ impl DbSpec for Oware {
         })
     }
 
+    /// Databases value endless play as shared seeds, which is what
+    /// `split` pays for a repetition, so only `split` takes one by default
+    /// (under `own-side` the solver follows the rule without one). Where
+    /// a database of every seed of the position is small it answers at
+    /// once; otherwise the largest of about 64 M boards (6 houses: 17
+    /// seeds), since Oware's builds take several times Kalah's time a
+    /// board.
+    fn default_db_seeds(rules: &OwareRules, seeds: usize) -> Option<usize> {
+        if rules.repetition != Repetition::Split {
+            return None;
+        }
+        let game = Self::db_game(rules).ok()?;
+        Some(crate::solve::cache::largest_within(game, seeds, 64 << 20)).filter(|&n| n > 0)
+    }
+
     #[inline]
     fn db_board(&self, out: &mut [u8; 16]) -> usize {
         let h = self.houses();

@@ -16,6 +16,7 @@ pub struct EngineProcess {
 impl EngineProcess {
     pub fn start() -> EngineProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_kete"))
+            .env("KETE_EGTB_DIR", test_egtb_dir())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -153,6 +154,13 @@ pub fn is_progress(line: &str) -> bool {
     (line.starts_with("info ") && !line.starts_with("info string"))
         || line.starts_with("info string solve pass ")
         || line.starts_with("info string prove ")
+        || line.starts_with("info string egtb")
+}
+
+/// Where the engines of a test keep the databases `go solve` chooses: a
+/// folder of the test's own, never the user's cache.
+pub fn test_egtb_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("kete-test-egtb-{}", std::process::id()))
 }
 
 /// Runs `cmd` with `input` on its standard input to the end: its standard

@@ -77,8 +77,13 @@ impl Default for BuildOptions {
 }
 
 pub(super) fn threads(opts: &BuildOptions) -> usize {
-    if opts.threads > 0 {
-        opts.threads
+    threads_or_cores(opts.threads)
+}
+
+/// `n` threads, or one per core for 0.
+pub(crate) fn threads_or_cores(n: usize) -> usize {
+    if n > 0 {
+        n
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     }

@@ -1,0 +1,283 @@
+//! Databases chosen and kept for the user: which database a solve should
+//! use when none is named, and a folder that keeps the ones built so far
+//! (by default the user's cache folder), so that each is built once.
+//!
+//! A cached database is an ordinary database file named after its game and
+//! size, `<game>-<seeds>.egtb` (e.g. `kalah-6-standard-20.egtb`); a larger
+//! one of the same game answers for a smaller request too.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::db::{DbError, DbGame, DbSpec, Egtb, load};
+use super::egtb::{BuildOptions, BuildProgress, build};
+use super::index::Indexer;
+
+/// The folder `kete solve` and `go solve` keep databases in unless told
+/// otherwise: `$KETE_EGTB_DIR`, else `$XDG_CACHE_HOME/kete/egtb`, else
+/// `~/.cache/kete/egtb`; `None` where none of these is set.
+pub fn default_dir() -> Option<PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(d) = var("KETE_EGTB_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let cache = var("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(cache.join("kete").join("egtb"))
+}
+
+/// The boards a database of up to `seeds` seeds of `game` holds (its size
+/// in bytes: one a board).
+pub fn boards(game: DbGame, seeds: usize) -> u64 {
+    let ix = Indexer::new(2 * game.pits(), seeds);
+    (0..=seeds).map(|n| ix.count(n)).sum()
+}
+
+/// The largest database of `game` of at most `seeds` seeds that holds at
+/// most `budget` boards (0 if not even the empty board fits).
+pub fn largest_within(game: DbGame, seeds: usize, budget: u64) -> usize {
+    (1..=seeds)
+        .take_while(|&n| boards(game, n) <= budget)
+        .last()
+        .unwrap_or(0)
+}
+
+/// Bytes of memory the machine can still give (Linux: `MemAvailable`),
+/// or a modest 4 GiB where it cannot be read.
+pub fn available_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(4 << 30, |kb| kb << 10)
+}
+
+fn file_name(game: DbGame, seeds: usize) -> String {
+    format!("{}-{seeds}.egtb", game.slug())
+}
+
+/// The cached databases of `game` in `dir`, by their seeds.
+fn cached(dir: &Path, game: DbGame) -> Vec<(usize, PathBuf)> {
+    let prefix = format!("{}-", game.slug());
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(usize, PathBuf)> = entries
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let name = path.file_name()?.to_str()?;
+            let seeds = name.strip_prefix(&prefix)?.strip_suffix(".egtb")?;
+            Some((seeds.parse().ok()?, path))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// Where a database came from, for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Loaded from this cached file.
+    Cached(PathBuf),
+    /// Built now and written to this file.
+    Built(PathBuf),
+    /// Built now, but the folder could not keep it (the reason).
+    NotKept(String),
+}
+
+/// A database of `game` of at least `seeds` seeds from `dir`, or built now
+/// and kept there. A cached one may be larger, up to `max_boards`: the
+/// largest such is taken, since its build is already paid for. A cached
+/// file that does not load (damaged, another version) is built again.
+pub fn open_or_build(
+    dir: Option<&Path>,
+    game: DbGame,
+    seeds: usize,
+    max_boards: u64,
+    opts: &BuildOptions,
+    progress: &mut dyn FnMut(&BuildProgress),
+    note: &mut dyn FnMut(&str),
+) -> Result<(Egtb, Source), DbError> {
+    if let Some(dir) = dir {
+        for (n, path) in cached(dir, game).into_iter().rev() {
+            if n < seeds || boards(game, n) > max_boards {
+                continue;
+            }
+            let t = Instant::now();
+            match load(&path) {
+                Ok(db) if db.game() == game && db.max_seeds() == n => {
+                    note(&format!(
+                        "egtb: {} up to {n} seeds from {} in {:.1} s",
+                        game.describe(),
+                        path.display(),
+                        t.elapsed().as_secs_f64()
+                    ));
+                    return Ok((db, Source::Cached(path)));
+                }
+                Ok(_) => note(&format!(
+                    "egtb: {} is not the database its name says; building one",
+                    path.display()
+                )),
+                Err(e) => note(&format!(
+                    "egtb: {} cannot be used ({e}); building it again",
+                    path.display()
+                )),
+            }
+        }
+    }
+    note(&format!(
+        "egtb: building {} up to {seeds} seeds ({} boards) once{}",
+        game.describe(),
+        boards(game, seeds),
+        dir.map_or(String::new(), |d| format!(", to keep in {}", d.display()))
+    ));
+    let db = build(game, seeds, opts, progress)?;
+    let Some(dir) = dir else {
+        return Ok((db, Source::NotKept("no cache folder is known".into())));
+    };
+    let path = dir.join(file_name(game, seeds));
+    let kept = std::fs::create_dir_all(dir)
+        .map_err(DbError::from)
+        .and_then(|_| {
+            // Whole or not at all: another process may be reading the
+            // folder, and a half-written file must never pass for a
+            // database (loading checks the checksum too).
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            db.save(&tmp)?;
+            std::fs::rename(&tmp, &path).map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                DbError::from(e)
+            })
+        });
+    Ok(match kept {
+        Ok(()) => (db, Source::Built(path)),
+        Err(e) => {
+            let why = format!("cannot write {}: {e}", path.display());
+            note(&format!("egtb: {why}; the database is used but not kept"));
+            (db, Source::NotKept(why))
+        }
+    })
+}
+
+/// The database a solve takes when its user names none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub game: DbGame,
+    pub seeds: usize,
+    /// The most boards a database may hold in this machine's memory (a
+    /// quarter of what is free): a larger cached one is not loaded.
+    pub max_boards: u64,
+}
+
+impl Choice {
+    /// Whether `db`, already in memory, serves as well.
+    pub fn served_by(&self, db: &Egtb) -> bool {
+        db.game() == self.game && db.max_seeds() >= self.seeds
+    }
+}
+
+/// The database the variant chooses for a position of `seeds` seeds in play
+/// under `rules` ([`DbSpec::default_db_seeds`]), with fewer seeds where
+/// memory is short; `None` where the solve is better off without one.
+pub fn choose<G: DbSpec>(rules: &G::Rules, seeds: usize) -> Option<Choice> {
+    let wanted = G::default_db_seeds(rules, seeds)?;
+    let game = G::db_game(rules).ok()?;
+    let max_boards = available_memory() / 4;
+    let seeds = largest_within(game, wanted, max_boards);
+    (seeds > 0).then_some(Choice {
+        game,
+        seeds,
+        max_boards,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::kalah::Capture;
+
+    const KALAH4: DbGame = DbGame::Kalah {
+        pits: 4,
+        capture: Capture::Standard,
+    };
+
+    #[test]
+    fn sizes_and_the_largest_database_within_a_budget() {
+        // Boards of up to n seeds on 8 pits: C(n + 8, 8).
+        assert_eq!(boards(KALAH4, 0), 1);
+        assert_eq!(boards(KALAH4, 2), 45);
+        assert_eq!(boards(KALAH4, 10), 43_758);
+        assert_eq!(largest_within(KALAH4, 30, 43_758), 10);
+        assert_eq!(largest_within(KALAH4, 30, 43_757), 9);
+        assert_eq!(largest_within(KALAH4, 6, u64::MAX), 6);
+    }
+
+    #[test]
+    fn a_database_is_built_once_then_loaded_and_a_larger_one_serves() {
+        let dir = std::env::temp_dir().join(format!("kete-cache-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = BuildOptions::default();
+        let mut quiet = |_: &str| {};
+        let (db, src) = open_or_build(
+            Some(&dir),
+            KALAH4,
+            6,
+            u64::MAX,
+            &opts,
+            &mut |_| {},
+            &mut quiet,
+        )
+        .expect("builds");
+        assert_eq!(db.max_seeds(), 6);
+        let file = dir.join("kalah-4-standard-6.egtb");
+        assert_eq!(src, Source::Built(file.clone()));
+        let (again, src) = open_or_build(
+            Some(&dir),
+            KALAH4,
+            4,
+            u64::MAX,
+            &opts,
+            &mut |_| {},
+            &mut quiet,
+        )
+        .expect("loads");
+        assert_eq!(src, Source::Cached(file.clone()));
+        assert_eq!(again.max_seeds(), 6, "the larger cached database serves");
+        // Too large for the memory allowed: a smaller one is built.
+        let (small, src) = open_or_build(
+            Some(&dir),
+            KALAH4,
+            4,
+            boards(KALAH4, 5),
+            &opts,
+            &mut |_| {},
+            &mut quiet,
+        )
+        .expect("builds");
+        assert_eq!(small.max_seeds(), 4);
+        assert!(matches!(src, Source::Built(_)));
+        // A damaged file is built again, not trusted.
+        std::fs::write(&file, b"KETEEGTB garbage").expect("write");
+        let (db, src) = open_or_build(
+            Some(&dir),
+            KALAH4,
+            6,
+            u64::MAX,
+            &opts,
+            &mut |_| {},
+            &mut quiet,
+        )
+        .expect("rebuilds");
+        assert_eq!(src, Source::Built(file.clone()));
+        assert_eq!(db.max_seeds(), 6);
+        assert!(
+            load(&file).is_ok(),
+            "the rebuilt file replaces the damaged one"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
