@@ -120,6 +120,35 @@ fn oware_takes_a_database_only_where_it_answers_the_rules() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn the_awari_test_position_is_answered_by_the_database_chosen_for_it() {
+    // The published database test position (16 seeds on the board): its
+    // value is 0 and only F keeps it (A..F score -1 -1 -2 -2 -2 0).
+    let dir = fresh_dir("awari");
+    let args = [
+        "--variant",
+        "oware",
+        "--rules",
+        "awari",
+        "--repetition",
+        "split",
+        "--fen",
+        "1-1-1-1-1-2-4-2-3-0-0-0-16-16-S",
+        "--all-best",
+    ];
+    let (first, err) = solve(&dir, &args);
+    assert_eq!(first, "value +0 best F\n", "{err}");
+    assert!(err.contains("up to 16 seeds"), "{err}");
+    assert!(
+        err.contains("note: below 17 seeds the value follows the database"),
+        "{err}"
+    );
+    let (again, err) = solve(&dir, &args);
+    assert_eq!(again, first);
+    assert!(err.contains("oware-6-awari-16.egtb in"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Reads lines until one satisfies `want`, failing after `limit`.
 fn expect_line(e: &mut EngineProcess, limit: Duration, want: impl Fn(&str) -> bool) -> String {
     e.wait_for(limit, "the line", |l| want(l))

@@ -91,12 +91,10 @@ impl SolveVisitor for Run {
         let stop = self.opts.stop.clone().unwrap_or_default();
         let db = match named {
             Some(db) => Some(db),
-            None => match chosen_database::<G>(&rules, &self.token, &self.res, &stop, &self.out) {
-                Ok(db) => db,
-                // Stopped before the solve began: the search gives up at
-                // once and answers with the move it has.
-                Err(Stopped) => None,
-            },
+            // Stopped before the solve began (`Err`): the search gives up
+            // at once and answers with the move it has.
+            None => chosen_database::<G>(&rules, &self.token, &self.res, &stop, &self.out)
+                .unwrap_or_default(),
         };
         let tb = db.as_deref().map(|d| d as &dyn Tablebase<G>);
         run::<G>(&rules, &self.token, &self.opts, tb, &self.out)
@@ -202,6 +200,7 @@ fn chosen_database<G: DbSpec>(
 }
 
 /// `stop` came while `go solve` waited for its database.
+#[derive(Debug)]
 struct Stopped;
 
 /// A proof-number search behind `go solve` (see the module text).

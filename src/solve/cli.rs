@@ -616,22 +616,31 @@ fn database<G: DbSpec>(
 /// The default table for a position of `seeds` seeds in play on `pits`
 /// pits a row: one 16-byte entry for every board those seeds can make
 /// (the tables key on the board seen from the side to move; far fewer are
-/// reached), rounded up to a power of two; at most the old fixed 512 MiB.
-/// Small solves then start at once instead of clearing half a gigabyte.
+/// reached), rounded up to a power of two, so that small solves start at
+/// once instead of clearing gigabytes. At most 512 MiB up to 50 seeds in
+/// play (Kalah(6,4) solved no faster with 2048: 14.8 s against 15.7 s),
+/// and beyond, where solves run for many minutes, at most half the memory
+/// still free (after the database is loaded): Kalah(6,5) was solved with
+/// 8 GiB.
 pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
-    const CAP: usize = 512;
+    let cap = if seeds <= 50 {
+        512
+    } else {
+        let half = (super::cache::available_memory() / 2) >> 20;
+        1usize << (63 - half.max(512).leading_zeros())
+    };
     let holes = 2 * pits as u64;
     // C(seeds + holes - 1, holes - 1), stopping once it is past the cap.
     let mut boards: u64 = 1;
     for i in 1..holes {
         boards = boards.saturating_mul(seeds as u64 + i) / i;
         if boards > 1 << 40 {
-            return CAP;
+            return cap;
         }
     }
     let bytes = boards.saturating_mul(16);
     let mb = bytes.div_ceil(1 << 20).max(1).next_power_of_two();
-    (mb as usize).min(CAP)
+    (mb as usize).min(cap)
 }
 
 /// Solves `pos` (after the positions `history`) with the command line's
@@ -657,7 +666,7 @@ fn solve_reporting<G: SolveGame>(
         ..Default::default()
     };
     if let Some(e) = args.etc_seeds {
-        opts.etc_min_seeds = e;
+        opts.etc_min_seeds = Some(e);
     }
     let mut report = |p: &SolveProgress| {
         // The bounds are shown for South, like the final line.
@@ -972,5 +981,12 @@ mod tests {
         assert_eq!(super::fitted_hash_mb(2, 1), 1);
         // The start of Kalah(6,4): C(59,11) boards, capped.
         assert_eq!(super::fitted_hash_mb(48, 6), 512);
+        // Kalah(6,5): half the memory free, a power of two.
+        let big = super::fitted_hash_mb(60, 6);
+        assert!(big.is_power_of_two() && big >= 512, "{big}");
+        assert!(
+            (big as u64) << 20 <= super::super::cache::available_memory().max(1 << 30),
+            "{big}"
+        );
     }
 }

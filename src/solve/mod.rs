@@ -41,6 +41,11 @@ pub trait SolveGame: Game {
     /// the windows between possible values.
     const MARGIN_PARITY: bool = false;
 
+    /// Enhanced transposition cutoffs pay for their table probe of every
+    /// child only at nodes with at least this many seeds in play (see
+    /// [`SolveOptions::etc_min_seeds`]).
+    const ETC_MIN_SEEDS: u32 = 8;
+
     /// The key of the transposition table. Two positions with equal keys
     /// must have final margins that differ exactly by their [`banked`]
     /// margins.

@@ -20,8 +20,9 @@ pub struct SolveOptions {
     pub all_best: bool,
     /// Enhanced transposition cutoffs (look the children up in the table
     /// before searching any of them) at nodes with at least this many seeds
-    /// in play; `u32::MAX` turns them off.
-    pub etc_min_seeds: u32,
+    /// in play; `u32::MAX` turns them off, `None` takes the game's
+    /// [`SolveGame::ETC_MIN_SEEDS`].
+    pub etc_min_seeds: Option<u32>,
     /// Depth (in moves) of the quick search that makes the first guess
     /// when `guess` is not given.
     pub guess_depth: u32,
@@ -50,7 +51,7 @@ impl Default for SolveOptions {
             hash_mb: 512,
             guess: None,
             all_best: false,
-            etc_min_seeds: 8,
+            etc_min_seeds: None,
             guess_depth: 12,
             report_every: Duration::from_secs(10),
             stop: None,
@@ -171,7 +172,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         stop: opts.stop.clone(),
         helper_nodes: AtomicU64::new(0),
         helper_tbhits: AtomicU64::new(0),
-        etc_min_seeds: opts.etc_min_seeds,
+        etc_min_seeds: opts.etc_min_seeds.unwrap_or(G::ETC_MIN_SEEDS),
         threads,
         start,
     };

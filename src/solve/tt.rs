@@ -44,7 +44,7 @@ impl Data {
     }
 
     fn unpack(w: u64) -> Option<Data> {
-        (w & USED != 0).then(|| Data {
+        (w & USED != 0).then_some(Data {
             lo: w as u16 as i16,
             hi: (w >> 16) as u16 as i16,
             mv: (w >> 32) as u8,
