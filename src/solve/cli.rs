@@ -692,7 +692,17 @@ fn solve_reporting<G: SolveGame>(
             p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9) / 1e6
         );
     };
-    super::solve_with_tablebase(pos, &opts, db, &mut report)
+    // Lines run hundreds of plies deep in games that repeat: the solve gets
+    // the stack of the protocol's solving thread (the main thread's 8 MiB
+    // overflowed on Oware 6x2).
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(crate::protocol::solve::STACK)
+            .spawn_scoped(s, || super::solve_with_tablebase(pos, &opts, db, &mut report))
+            .expect("the system gives the solver its thread")
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e))
+    })
 }
 
 /// The answer line: `value <margin for South> best <moves>` (`-` for none).

@@ -823,17 +823,18 @@ impl DbSpec for Oware {
 
     /// Databases value endless play as shared seeds, which is what
     /// `split` pays for a repetition, so only `split` takes one by default
-    /// (under `own-side` the solver follows the rule without one). Where
-    /// a database of every seed of the position is small it answers at
-    /// once; otherwise the largest of about 64 M boards (6 houses: 17
-    /// seeds), since Oware's builds take several times Kalah's time a
-    /// board.
+    /// (under `own-side` the solver follows the rule without one), and only
+    /// one of every seed of the position, which answers it at once, where
+    /// that holds at most about 64 M boards (6 houses: 17 seeds; 4 houses:
+    /// 35). A smaller one leaves the search above it keyed on the line's
+    /// positions, and on 6x2 that ran for minutes where the graph of the
+    /// position without a database is the better road.
     fn default_db_seeds(rules: &OwareRules, seeds: usize) -> Option<usize> {
         if rules.repetition != Repetition::Split {
             return None;
         }
         let game = Self::db_game(rules).ok()?;
-        Some(crate::solve::cache::largest_within(game, seeds, 64 << 20)).filter(|&n| n > 0)
+        (crate::solve::cache::boards(game, seeds) <= 64 << 20).then_some(seeds)
     }
 
     #[inline]
