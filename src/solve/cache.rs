@@ -220,31 +220,23 @@ mod tests {
     fn a_database_is_built_once_then_loaded_and_a_larger_one_serves() {
         let dir = std::env::temp_dir().join(format!("kete-cache-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let opts = BuildOptions::default();
-        let mut quiet = |_: &str| {};
-        let (db, src) = open_or_build(
-            Some(&dir),
-            KALAH4,
-            6,
-            u64::MAX,
-            &opts,
-            &mut |_| {},
-            &mut quiet,
-        )
-        .expect("builds");
+        let get = |seeds, max_boards| {
+            let opts = BuildOptions::default();
+            open_or_build(
+                Some(&dir),
+                KALAH4,
+                seeds,
+                max_boards,
+                &opts,
+                &mut |_| {},
+                &mut |_| {},
+            )
+        };
+        let (db, src) = get(6, u64::MAX).expect("builds");
         assert_eq!(db.max_seeds(), 6);
         let file = dir.join("kalah-4-standard-6.egtb");
         assert_eq!(src, Source::Built(file.clone()));
-        let (again, src) = open_or_build(
-            Some(&dir),
-            KALAH4,
-            4,
-            u64::MAX,
-            &opts,
-            &mut |_| {},
-            &mut quiet,
-        )
-        .expect("loads");
+        let (again, src) = get(4, u64::MAX).expect("loads");
         assert_eq!(src, Source::Cached(file.clone()));
         assert_eq!(again.max_seeds(), 6, "the larger cached database serves");
         // Too large for the memory allowed: a smaller one is built.
@@ -262,16 +254,7 @@ mod tests {
         assert!(matches!(src, Source::Built(_)));
         // A damaged file is built again, not trusted.
         std::fs::write(&file, b"KETEEGTB garbage").expect("write");
-        let (db, src) = open_or_build(
-            Some(&dir),
-            KALAH4,
-            6,
-            u64::MAX,
-            &opts,
-            &mut |_| {},
-            &mut quiet,
-        )
-        .expect("rebuilds");
+        let (db, src) = get(6, u64::MAX).expect("rebuilds");
         assert_eq!(src, Source::Built(file.clone()));
         assert_eq!(db.max_seeds(), 6);
         assert!(

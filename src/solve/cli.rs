@@ -698,7 +698,9 @@ fn solve_reporting<G: SolveGame>(
     std::thread::scope(|s| {
         std::thread::Builder::new()
             .stack_size(crate::protocol::solve::STACK)
-            .spawn_scoped(s, || super::solve_with_tablebase(pos, &opts, db, &mut report))
+            .spawn_scoped(s, || {
+                super::solve_with_tablebase(pos, &opts, db, &mut report)
+            })
             .expect("the system gives the solver its thread")
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e))

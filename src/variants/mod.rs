@@ -297,45 +297,36 @@ impl DbGame {
         }
     }
 
+    /// The rule that tells this game's databases apart, as a word.
+    fn rule_word(&self) -> &'static str {
+        match *self {
+            DbGame::Kalah { capture, .. } if capture == Capture::Empty => "empty",
+            DbGame::Kalah { .. } => "standard",
+            DbGame::Oware { rules, .. } => match rules {
+                RuleSet::Awari => "awari",
+                RuleSet::Abapa => "abapa",
+            },
+        }
+    }
+
     /// The database's game in a file name: `kalah-6-standard`,
     /// `oware-6-abapa`.
     pub fn slug(&self) -> String {
-        match *self {
-            DbGame::Kalah { pits, capture } => format!(
-                "kalah-{pits}-{}",
-                if capture == Capture::Empty {
-                    "empty"
-                } else {
-                    "standard"
-                }
-            ),
-            DbGame::Oware { houses, rules } => format!(
-                "oware-{houses}-{}",
-                match rules {
-                    RuleSet::Awari => "awari",
-                    RuleSet::Abapa => "abapa",
-                }
-            ),
-        }
+        let game = match self {
+            DbGame::Kalah { .. } => "kalah",
+            DbGame::Oware { .. } => "oware",
+        };
+        format!("{game}-{}-{}", self.pits(), self.rule_word())
     }
 
     pub fn describe(&self) -> String {
         match *self {
-            DbGame::Kalah { pits, capture } => format!(
-                "kalah, {pits} pits, {} capture",
-                if capture == Capture::Empty {
-                    "empty"
-                } else {
-                    "standard"
-                }
-            ),
-            DbGame::Oware { houses, rules } => format!(
-                "oware ({} rules), {houses} houses",
-                match rules {
-                    RuleSet::Awari => "awari",
-                    RuleSet::Abapa => "abapa",
-                }
-            ),
+            DbGame::Kalah { pits, .. } => {
+                format!("kalah, {pits} pits, {} capture", self.rule_word())
+            }
+            DbGame::Oware { houses, .. } => {
+                format!("oware ({} rules), {houses} houses", self.rule_word())
+            }
         }
     }
 }
