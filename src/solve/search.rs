@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::graph::{Graph, GraphError};
+use super::graph::{Graph, GraphError, line_bounds};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -125,7 +125,9 @@ pub fn solve_with_tablebase<G: SolveGame>(
         tb: tablebase,
         graph: None,
         entry_bounds: (Vec::new(), Vec::new()),
+        root_move_bounds: Vec::new(),
         history: opts.history.clone(),
+        line_pay: Vec::new(),
         nodes: 0,
         tbhits: 0,
         etc_min_seeds: opts.etc_min_seeds,
@@ -169,7 +171,25 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 return solve_by_graph(pos, &graph, &moves, opts, &mut s);
             }
             Ok(graph) => {
-                s.entry_bounds = graph.bounds();
+                s.entry_bounds = graph.repetition_bounds();
+                s.root_move_bounds = graph.root_move_bounds(&s.entry_bounds.0, &s.entry_bounds.1);
+                if std::env::var_os("KETE_DEBUG_BOUNDS").is_some() {
+                    let (lo, hi) = &s.entry_bounds;
+                    let c0 = graph.comp[0];
+                    let inc = (0..lo.len()).filter(|&v| graph.comp[v] == c0);
+                    let open = inc.clone().filter(|&v| lo[v] != hi[v]).count();
+                    let total = (0..lo.len()).filter(|&v| lo[v] != hi[v]).count();
+                    eprintln!(
+                        "DEBUG nodes {} open {} root comp {} open in it {} root [{}, {}] moves {:?}",
+                        lo.len(),
+                        total,
+                        inc.count(),
+                        open,
+                        lo[0],
+                        hi[0],
+                        s.root_move_bounds
+                    );
+                }
                 s.graph = Some(graph);
             }
             Err(GraphError::Stopped) => {
@@ -232,7 +252,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let first = match best {
         Some(i) => i,
         None if complete && value > banked - spread => (0..moves.len())
-            .find(|&i| s.reaches(pos, moves[i], value))
+            .find(|&i| s.root_move_proven(pos, i, value))
+            .or_else(|| (0..moves.len()).find(|&i| s.reaches(pos, moves[i], value)))
             .expect("a move reaches the value of the position"),
         None => 0,
     };
@@ -346,12 +367,21 @@ struct Searcher<'a, G: SolveGame> {
     /// position's can never recur.
     graph: Option<Graph<G>>,
     /// Bounds (South's view) on the value of each node of the graph for a
-    /// line that holds nothing of its component ([`Graph::bounds`]).
+    /// line that holds nothing of its component
+    /// ([`Graph::repetition_bounds`]).
     entry_bounds: (Vec<i32>, Vec<i32>),
+    /// Bounds (South's view) on the value of each root move, in the order
+    /// of the legal moves, for the line that holds only the root
+    /// ([`Graph::root_move_bounds`]).
+    root_move_bounds: Vec<(i32, i32)>,
     /// Hashes of the positions on the line searched, with their group (the
     /// component, or without a graph the seeds in play), for the
     /// repetition rule.
     history: Vec<(u64, u32)>,
+    /// With a graph, what a repetition of each position of the line since
+    /// the graph's root pays (South's view): the latest entries of
+    /// `history`, for the bounds below a line ([`line_bounds`]).
+    line_pay: Vec<i32>,
     nodes: u64,
     tbhits: u64,
     etc_min_seeds: u32,
@@ -405,9 +435,24 @@ impl<G: SolveGame> Searcher<'_, G> {
         v >= value
     }
 
+    /// Whether the graph's bounds alone prove that root move `i` reaches
+    /// `value`.
+    fn root_move_proven(&self, pos: &G, i: usize, value: i32) -> bool {
+        self.root_move_bounds.get(i).is_some_and(|&(lo, hi)| {
+            if pos.side_to_move() == crate::game::Side::South {
+                lo >= value
+            } else {
+                -hi >= value
+            }
+        })
+    }
+
     fn enter(&mut self, pos: &G) {
         if G::CAN_REPEAT {
             self.history.push((pos.hash(), self.group(pos)));
+            if let Some(g) = &self.graph {
+                self.line_pay.push(g.repetition_south(self.node(g, pos)));
+            }
         }
     }
 
@@ -458,7 +503,53 @@ impl<G: SolveGame> Searcher<'_, G> {
     fn leave(&mut self) {
         if G::CAN_REPEAT {
             self.history.pop();
+            if self.graph.is_some() {
+                self.line_pay.pop();
+            }
         }
+    }
+
+    /// [`Searcher::entry_bounds`] of a position whose line holds positions
+    /// of its component (`group`, `set` not 0): what the line's latest run
+    /// in that component could pay by repeating widens them.
+    fn graph_bounds(&self, pos: &G, group: u32, set: u64) -> Option<(i32, i32)> {
+        if set == 0 {
+            return self.entry_bounds(pos);
+        }
+        let g = self.graph.as_ref()?;
+        let v = self.node(g, pos);
+        if self.line_pay.len() == 1 {
+            // A root move, its own line.
+            let (lo, hi) = g
+                .children(0)
+                .iter()
+                .position(|&w| w as usize == v)
+                .map(|i| self.root_move_bounds[i])
+                .expect("a position after one move is a root move");
+            return Some(if pos.side_to_move() == crate::game::Side::South {
+                (lo, hi)
+            } else {
+                (-hi, -lo)
+            });
+        }
+        let (mut run_lo, mut run_hi) = (i32::MAX, i32::MIN);
+        for (&(_, c), &pay) in self.history.iter().rev().zip(self.line_pay.iter().rev()) {
+            if c != group {
+                break;
+            }
+            run_lo = run_lo.min(pay);
+            run_hi = run_hi.max(pay);
+        }
+        let (lo, hi) = line_bounds(
+            (self.entry_bounds.0[v], self.entry_bounds.1[v]),
+            run_lo,
+            run_hi,
+        );
+        Some(if pos.side_to_move() == crate::game::Side::South {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        })
     }
 
     /// Fail-soft alpha-beta to the end of the game. Returns the value (side
@@ -522,8 +613,8 @@ impl<G: SolveGame> Searcher<'_, G> {
         let key = with_set(pos.solve_key(), set);
         let mut tt_move = None;
         let (mut lo, mut hi) = (banked - spread, banked + spread);
-        if set == 0
-            && let Some((l, h)) = self.entry_bounds(pos)
+        if G::CAN_REPEAT
+            && let Some((l, h)) = self.graph_bounds(pos, group, set)
         {
             lo = lo.max(l);
             hi = hi.min(h);
