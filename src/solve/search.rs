@@ -171,6 +171,9 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 return solve_by_graph(pos, &graph, &moves, opts, &mut s);
             }
             Ok(graph) => {
+                if std::env::var_os("KETE_DEBUG_BOUNDS").is_some() {
+                    eprintln!("DEBUG graph {:?}", s.start.elapsed());
+                }
                 s.entry_bounds = graph.repetition_bounds();
                 s.root_move_bounds = graph.root_move_bounds(&s.entry_bounds.0, &s.entry_bounds.1);
                 if std::env::var_os("KETE_DEBUG_BOUNDS").is_some() {
@@ -180,7 +183,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
                     let open = inc.clone().filter(|&v| lo[v] != hi[v]).count();
                     let total = (0..lo.len()).filter(|&v| lo[v] != hi[v]).count();
                     eprintln!(
-                        "DEBUG nodes {} open {} root comp {} open in it {} root [{}, {}] moves {:?}",
+                        "DEBUG {:?} nodes {} open {} root comp {} open in it {} root [{}, {}] moves {:?}",
+                        s.start.elapsed(),
                         lo.len(),
                         total,
                         inc.count(),
@@ -380,8 +384,9 @@ struct Searcher<'a, G: SolveGame> {
     history: Vec<(u64, u32)>,
     /// With a graph, what a repetition of each position of the line since
     /// the graph's root pays (South's view): the latest entries of
-    /// `history`, for the bounds below a line ([`line_bounds`]).
-    line_pay: Vec<i32>,
+    /// `history`, with its node, for the bounds below a line
+    /// ([`line_bounds`]).
+    line_pay: Vec<(u32, i32)>,
     nodes: u64,
     tbhits: u64,
     etc_min_seeds: u32,
@@ -451,7 +456,8 @@ impl<G: SolveGame> Searcher<'_, G> {
         if G::CAN_REPEAT {
             self.history.push((pos.hash(), self.group(pos)));
             if let Some(g) = &self.graph {
-                self.line_pay.push(g.repetition_south(self.node(g, pos)));
+                let v = self.node(g, pos);
+                self.line_pay.push((v as u32, g.repetition_south(v)));
             }
         }
     }
@@ -532,18 +538,18 @@ impl<G: SolveGame> Searcher<'_, G> {
                 (-hi, -lo)
             });
         }
-        let (mut run_lo, mut run_hi) = (i32::MAX, i32::MIN);
-        for (&(_, c), &pay) in self.history.iter().rev().zip(self.line_pay.iter().rev()) {
-            if c != group {
-                break;
-            }
-            run_lo = run_lo.min(pay);
-            run_hi = run_hi.max(pay);
-        }
+        let run = self
+            .history
+            .iter()
+            .rev()
+            .zip(self.line_pay.iter().rev())
+            .take_while(|&(&(_, c), _)| c == group)
+            .count();
         let (lo, hi) = line_bounds(
-            (self.entry_bounds.0[v], self.entry_bounds.1[v]),
-            run_lo,
-            run_hi,
+            &self.entry_bounds.0,
+            &self.entry_bounds.1,
+            v,
+            &self.line_pay[self.line_pay.len() - run..],
         );
         Some(if pos.side_to_move() == crate::game::Side::South {
             (lo, hi)

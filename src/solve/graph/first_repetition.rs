@@ -24,17 +24,44 @@
 //! With some positions `H` of the component already on the line, the same
 //! strategy still ends every play at a good exit, at a position of `W`, or
 //! at a position of `H` (the first repetition may close on the line): South
-//! gets at least `min(k, min over H of its repetition pay)`, which is how
-//! the search uses these bounds below a line ([`line_bounds`]).
+//! gets at least `min(k, min over H of its repetition pay)`; and since the
+//! strategy keeps the play inside South's winning region, only the nodes of
+//! `H` in that region count, which is how the search uses these bounds
+//! below a line ([`line_bounds`]).
 
 use super::{Graph, SolveGame, margin};
 use crate::game::Side;
 
-/// The bounds of a position reached after a line whose positions in its
-/// component repay at least `run_lo` and at most `run_hi` (South's view),
-/// given its entry bounds `(lo, hi)`: see the module's last paragraph.
-pub(crate) fn line_bounds((lo, hi): (i32, i32), run_lo: i32, run_hi: i32) -> (i32, i32) {
-    (lo.min(run_lo), hi.max(run_hi))
+/// Bounds (South's view) on the value of node `v` reached by a line whose
+/// positions in its component are `run` (node, repetition pay), from the
+/// entry bounds `lo`, `hi` ([`Graph::repetition_bounds`]). South's
+/// strategy for a threshold `k <= lo[v]` keeps the play inside its winning
+/// region, the nodes `h` with `lo[h] >= k`, so the play can only end on a
+/// node of the line that lies there: `k` holds unless some such `h` pays
+/// less, `pay(h) < k <= lo[h]`. The largest `k` that no node of the run
+/// forbids so is the lower bound; North's side is the mirror image.
+pub(crate) fn line_bounds(lo: &[i32], hi: &[i32], v: usize, run: &[(u32, i32)]) -> (i32, i32) {
+    let mut k = lo[v];
+    'down: loop {
+        for &(h, pay) in run {
+            if pay < k && k <= lo[h as usize] {
+                k = pay;
+                continue 'down;
+            }
+        }
+        break;
+    }
+    let mut q = hi[v];
+    'up: loop {
+        for &(h, pay) in run {
+            if hi[h as usize] <= q && q < pay {
+                q = pay;
+                continue 'up;
+            }
+        }
+        break;
+    }
+    (k, q)
 }
 
 impl<G: SolveGame> Graph<G> {
@@ -411,6 +438,7 @@ struct Scratch {
 #[cfg(test)]
 mod tests {
     use super::super::{Graph, Work};
+    use super::line_bounds;
     use crate::game::{Game, Side};
     use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 
@@ -518,8 +546,46 @@ mod tests {
                         checked += 1;
                     }
                 }
+                // Lines of up to three positions of one component before a
+                // node: line_bounds against the brute force from that line.
+                let mut lines = 0;
+                if g.nodes.len() <= 5_000 {
+                    for u in 0..g.nodes.len() {
+                        let mut stack = vec![vec![u]];
+                        while let Some(line) = stack.pop() {
+                            let last = *line.last().unwrap();
+                            for &w in g.children(last) {
+                                let w = w as usize;
+                                if g.comp[w] != g.comp[u] || line.contains(&w) {
+                                    continue;
+                                }
+                                let run: Vec<(u32, i32)> = line
+                                    .iter()
+                                    .map(|&h| (h as u32, g.repetition_south(h)))
+                                    .collect();
+                                let (l, h) = line_bounds(&lo, &hi, w, &run);
+                                let mut path: Vec<Oware> =
+                                    line.iter().map(|&h| g.nodes[h]).collect();
+                                path.push(g.nodes[w]);
+                                let mut budget = 20_000;
+                                if let Some(x) = brute(&mut path, -100, 100, &mut budget) {
+                                    assert!(
+                                        l <= x && x <= h,
+                                        "{houses}x{seeds} {rules:?} line {line:?} then {w}: {x} outside [{l}, {h}]"
+                                    );
+                                    lines += 1;
+                                }
+                                if line.len() < 3 {
+                                    let mut longer = line.clone();
+                                    longer.push(w);
+                                    stack.push(longer);
+                                }
+                            }
+                        }
+                    }
+                }
                 eprintln!(
-                    "{houses}x{seeds} {rules:?}: {} nodes, {exact} exact, {checked} checked",
+                    "{houses}x{seeds} {rules:?}: {} nodes, {exact} exact, {checked} checked, {lines} lines",
                     g.nodes.len()
                 );
                 assert!(checked >= 100.min(g.nodes.len()) / 2 || g.nodes.len() > 5_000);
