@@ -273,9 +273,9 @@ impl Arena {
             if won == 0 {
                 break;
             }
-            for i in 0..len {
-                if s.won[i] {
-                    best[i] = k;
+            for (b, &w) in best.iter_mut().zip(&s.won) {
+                if w {
+                    *b = k;
                 }
             }
         }
@@ -305,9 +305,9 @@ impl Arena {
             if won == 0 {
                 break;
             }
-            for i in 0..len {
-                if s.won[i] {
-                    best[i] = q;
+            for (b, &w) in best.iter_mut().zip(&s.won) {
+                if w {
+                    *b = q;
                 }
             }
         }
@@ -567,7 +567,7 @@ mod tests {
                                 let mut path: Vec<Oware> =
                                     line.iter().map(|&h| g.nodes[h]).collect();
                                 path.push(g.nodes[w]);
-                                let mut budget = 20_000;
+                                let mut budget = 2_000;
                                 if let Some(x) = brute(&mut path, -100, 100, &mut budget) {
                                     assert!(
                                         l <= x && x <= h,
