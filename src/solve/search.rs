@@ -171,29 +171,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 return solve_by_graph(pos, &graph, &moves, opts, &mut s);
             }
             Ok(graph) => {
-                if std::env::var_os("KETE_DEBUG_BOUNDS").is_some() {
-                    eprintln!("DEBUG graph {:?}", s.start.elapsed());
-                }
                 s.entry_bounds = graph.repetition_bounds();
                 s.root_move_bounds = graph.root_move_bounds(&s.entry_bounds.0, &s.entry_bounds.1);
-                if std::env::var_os("KETE_DEBUG_BOUNDS").is_some() {
-                    let (lo, hi) = &s.entry_bounds;
-                    let c0 = graph.comp[0];
-                    let inc = (0..lo.len()).filter(|&v| graph.comp[v] == c0);
-                    let open = inc.clone().filter(|&v| lo[v] != hi[v]).count();
-                    let total = (0..lo.len()).filter(|&v| lo[v] != hi[v]).count();
-                    eprintln!(
-                        "DEBUG {:?} nodes {} open {} root comp {} open in it {} root [{}, {}] moves {:?}",
-                        s.start.elapsed(),
-                        lo.len(),
-                        total,
-                        inc.count(),
-                        open,
-                        lo[0],
-                        hi[0],
-                        s.root_move_bounds
-                    );
-                }
                 s.graph = Some(graph);
             }
             Err(GraphError::Stopped) => {
