@@ -23,6 +23,10 @@
 //!   the component's constant. That game needs no history: [`Graph::values`]
 //!   solves it component by component, sinks first, by attractors.
 
+mod first_repetition;
+
+pub(crate) use first_repetition::line_bounds;
+
 use rustc_hash::FxHashMap;
 
 use super::{SolveGame, margin};
@@ -106,12 +110,31 @@ impl<G: SolveGame> Graph<G> {
         self.index.get(&pos.hash()).copied()
     }
 
-    fn children(&self, v: usize) -> &[u32] {
+    /// The nodes sorted by component, sinks first: component `c` is
+    /// `members[first[c]..first[c + 1]]`, in increasing order.
+    fn members(&self) -> (Vec<u32>, Vec<u32>) {
+        let n = self.nodes.len();
+        let comps = self.comp_size.len();
+        let mut first = vec![0u32; comps + 1];
+        for c in 0..comps {
+            first[c + 1] = first[c] + self.comp_size[c];
+        }
+        let mut members = vec![0u32; n];
+        let mut fill = first.clone();
+        for v in 0..n {
+            let c = self.comp[v] as usize;
+            members[fill[c] as usize] = v as u32;
+            fill[c] += 1;
+        }
+        (first, members)
+    }
+
+    pub fn children(&self, v: usize) -> &[u32] {
         &self.targets[self.starts[v] as usize..self.starts[v + 1] as usize]
     }
 
     /// What a repetition of node `v` ends the game with, South's view.
-    fn repetition_south(&self, v: usize) -> i32 {
+    pub fn repetition_south(&self, v: usize) -> i32 {
         let pos = &self.nodes[v];
         let south = |m: i32| {
             if pos.side_to_move() == Side::South {
@@ -148,40 +171,9 @@ impl<G: SolveGame> Graph<G> {
     /// The value (South's view) of every node for a line that starts there,
     /// when [`Graph::cycles_pay_constant`].
     pub fn values(&self) -> Vec<i32> {
-        self.values_paying(Endless::Constant)
-    }
-
-    /// [`Graph::values`] of the games in which every repetition inside a
-    /// component pays the least (`Endless::Least`) or the most
-    /// (`Endless::Most`) that a repetition of one of its positions pays
-    /// (South's view). Lowering or raising leaves of the game tree can only
-    /// lower or raise the value, so for a position whose line holds none of
-    /// its own component (where a component starts, and everywhere in the
-    /// trivial ones) they bound the true value from below and above, under
-    /// any repetition rule.
-    pub fn bounds(&self) -> (Vec<i32>, Vec<i32>) {
-        (
-            self.values_paying(Endless::Least),
-            self.values_paying(Endless::Most),
-        )
-    }
-
-    fn values_paying(&self, endless: Endless) -> Vec<i32> {
-        let n = self.nodes.len();
-        let mut value = vec![0i32; n];
-        // The nodes sorted by component (counting sort), sinks first.
+        let mut value = vec![0i32; self.nodes.len()];
         let comps = self.comp_size.len();
-        let mut first = vec![0u32; comps + 1];
-        for c in 0..comps {
-            first[c + 1] = first[c] + self.comp_size[c];
-        }
-        let mut members = vec![0u32; n];
-        let mut fill = first.clone();
-        for v in 0..n {
-            let c = self.comp[v] as usize;
-            members[fill[c] as usize] = v as u32;
-            fill[c] += 1;
-        }
+        let (first, members) = self.members();
         let mut work = Work::default();
         for c in 0..comps {
             let nodes = &members[first[c] as usize..first[c + 1] as usize];
@@ -189,12 +181,7 @@ impl<G: SolveGame> Graph<G> {
             if nodes.len() == 1 && !self.children(v).contains(&nodes[0]) {
                 value[v] = self.minimax(v, &value);
             } else {
-                let reps = nodes.iter().map(|&v| self.repetition_south(v as usize));
-                let pay = match endless {
-                    Endless::Constant | Endless::Least => reps.min(),
-                    Endless::Most => reps.max(),
-                }
-                .expect("a component has a node");
+                let pay = self.repetition_south(nodes[0] as usize);
                 self.solve_component(c, nodes, None, pay, &mut value, &mut work);
             }
         }
@@ -377,15 +364,6 @@ impl<G: SolveGame> Graph<G> {
             value[v as usize] = best[i];
         }
     }
-}
-
-/// What the endless play of a component pays in [`Graph::values_paying`].
-#[derive(Clone, Copy)]
-enum Endless {
-    /// Every repetition pays the same.
-    Constant,
-    Least,
-    Most,
 }
 
 /// Scratch space of [`Graph::solve_component`], reused across components.

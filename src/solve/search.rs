@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::graph::{Graph, GraphError};
+use super::graph::{Graph, GraphError, line_bounds};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -139,6 +139,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
     }
     let mut graph = None;
     let mut entry_bounds = (Vec::new(), Vec::new());
+    let mut root_move_bounds = Vec::new();
     let mut stopped = false;
     // A solve that starts after a line (a split solve's job) keys on seeds
     // in play, as that line was recorded, and cannot use the graph's
@@ -154,7 +155,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 return solve_by_graph(pos, &graph, &moves, opts, start, progress);
             }
             Ok(g) => {
-                entry_bounds = g.bounds();
+                entry_bounds = g.repetition_bounds();
+                root_move_bounds = g.root_move_bounds(&entry_bounds.0, &entry_bounds.1);
                 graph = Some(g);
             }
             Err(GraphError::Stopped) => stopped = true,
@@ -167,6 +169,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         tb: tablebase,
         graph,
         entry_bounds,
+        root_move_bounds,
         busy: Busy::new(threads),
         abort: AtomicBool::new(false),
         stop: opts.stop.clone(),
@@ -233,7 +236,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let first = match best {
         Some(i) => i,
         None if complete && value > banked - spread => (0..moves.len())
-            .find(|&i| s.reaches(pos, moves[i], value))
+            .find(|&i| s.root_move_proven(pos, i, value))
+            .or_else(|| (0..moves.len()).find(|&i| s.reaches(pos, moves[i], value)))
             .expect("a move reaches the value of the position"),
         None => 0,
     };
@@ -398,8 +402,13 @@ struct Shared<'a, G: SolveGame> {
     /// position's can never recur.
     graph: Option<Graph<G>>,
     /// Bounds (South's view) on the value of each node of the graph for a
-    /// line that holds nothing of its component ([`Graph::bounds`]).
+    /// line that holds nothing of its component
+    /// ([`Graph::repetition_bounds`]).
     entry_bounds: (Vec<i32>, Vec<i32>),
+    /// Bounds (South's view) on the value of each root move, in the order
+    /// of the legal moves, for the line that holds only the root
+    /// ([`Graph::root_move_bounds`]).
+    root_move_bounds: Vec<(i32, i32)>,
     busy: Busy,
     /// Set when one thread has finished the pass: the others give up theirs.
     abort: AtomicBool,
@@ -420,6 +429,11 @@ struct Searcher<'a, G: SolveGame> {
     /// component, or without a graph the seeds in play), for the
     /// repetition rule.
     history: Vec<(u64, u32)>,
+    /// With a graph, what a repetition of each position of the line since
+    /// the graph's root pays (South's view): the latest entries of
+    /// `history`, with its node, for the bounds below a line
+    /// ([`line_bounds`]).
+    line_pay: Vec<(u32, i32)>,
     nodes: u64,
     tbhits: u64,
     /// What a helper has already added to the shared counts.
@@ -460,6 +474,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             sh,
             id,
             history,
+            line_pay: Vec::new(),
             nodes: 0,
             tbhits: 0,
             flushed: (0, 0),
@@ -582,9 +597,25 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         v >= value
     }
 
+    /// Whether the graph's bounds alone prove that root move `i` reaches
+    /// `value`.
+    fn root_move_proven(&self, pos: &G, i: usize, value: i32) -> bool {
+        self.sh.root_move_bounds.get(i).is_some_and(|&(lo, hi)| {
+            if pos.side_to_move() == crate::game::Side::South {
+                lo >= value
+            } else {
+                -hi >= value
+            }
+        })
+    }
+
     fn enter(&mut self, pos: &G) {
         if G::CAN_REPEAT {
             self.history.push((pos.hash(), self.group(pos)));
+            if let Some(g) = &self.sh.graph {
+                let v = self.node(g, pos);
+                self.line_pay.push((v as u32, g.repetition_south(v)));
+            }
         }
     }
 
@@ -635,6 +666,9 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     fn leave(&mut self) {
         if G::CAN_REPEAT {
             self.history.pop();
+            if self.sh.graph.is_some() {
+                self.line_pay.pop();
+            }
         }
     }
 
@@ -645,6 +679,49 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         self.flush();
         sh.abort.load(Ordering::Relaxed)
             || sh.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// [`Searcher::entry_bounds`] of a position whose line holds positions
+    /// of its component (`group`, `set` not 0): what the line's latest run
+    /// in that component could pay by repeating widens them.
+    fn graph_bounds(&self, pos: &G, group: u32, set: u64) -> Option<(i32, i32)> {
+        if set == 0 {
+            return self.entry_bounds(pos);
+        }
+        let g = self.sh.graph.as_ref()?;
+        let v = self.node(g, pos);
+        if self.line_pay.len() == 1 {
+            // A root move, its own line.
+            let (lo, hi) = g
+                .children(0)
+                .iter()
+                .position(|&w| w as usize == v)
+                .map(|i| self.sh.root_move_bounds[i])
+                .expect("a position after one move is a root move");
+            return Some(if pos.side_to_move() == crate::game::Side::South {
+                (lo, hi)
+            } else {
+                (-hi, -lo)
+            });
+        }
+        let run = self
+            .history
+            .iter()
+            .rev()
+            .zip(self.line_pay.iter().rev())
+            .take_while(|&(&(_, c), _)| c == group)
+            .count();
+        let (lo, hi) = line_bounds(
+            &self.sh.entry_bounds.0,
+            &self.sh.entry_bounds.1,
+            v,
+            &self.line_pay[self.line_pay.len() - run..],
+        );
+        Some(if pos.side_to_move() == crate::game::Side::South {
+            (lo, hi)
+        } else {
+            (-hi, -lo)
+        })
     }
 
     /// Fail-soft alpha-beta to the end of the game. Returns the value (side
@@ -709,8 +786,8 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         let key = with_set(pos.solve_key(), set);
         let mut tt_move = None;
         let (mut lo, mut hi) = (banked - spread, banked + spread);
-        if set == 0
-            && let Some((l, h)) = self.entry_bounds(pos)
+        if G::CAN_REPEAT
+            && let Some((l, h)) = self.graph_bounds(pos, group, set)
         {
             lo = lo.max(l);
             hi = hi.min(h);

@@ -1,0 +1,595 @@
+//! Bounds on the values of the first-repetition game when a repetition pays
+//! by the position repeated (Oware's default `own-side` rule: each player
+//! takes the seeds on his side of the repeated position).
+//!
+//! One threshold `k` at a time: may South get at least `k`? Inside a
+//! component, call `W` its positions whose repetition pays South at least
+//! `k`, and an exit good for South if the value it leads to is known to be
+//! at least `k`. Suppose South has a positional strategy `σ` that, in the
+//! endless game on the component, always either leaves by a good exit or
+//! from some point on stays in `W` for ever (a co-Büchi objective). Every
+//! cycle of the graph that `σ` leaves (North keeps all his moves) then lies
+//! in `W`: North could otherwise go round a cycle with a position outside
+//! `W` for ever. In the real game, from a line that holds nothing of the
+//! component, play by `σ` either leaves by a good exit or ends at its first
+//! repetition, which closes such a cycle at a position of `W`: South gets at
+//! least `k` whatever North does. North's side is the same with the
+//! positions and exits worth less than `k`. Where neither wins its co-Büchi
+//! game at some threshold the value stays open between the two bounds (and
+//! really depends on the line: the search finishes the job).
+//!
+//! Co-Büchi games are determined with positional strategies and are solved
+//! by nested attractors (the complement: the opponent's Büchi game).
+//!
+//! With some positions `H` of the component already on the line, the same
+//! strategy still ends every play at a good exit, at a position of `W`, or
+//! at a position of `H` (the first repetition may close on the line): South
+//! gets at least `min(k, min over H of its repetition pay)`; and since the
+//! strategy keeps the play inside South's winning region, only the nodes of
+//! `H` in that region count, which is how the search uses these bounds
+//! below a line ([`line_bounds`]).
+
+use super::{Graph, SolveGame, margin};
+use crate::game::Side;
+
+/// Bounds (South's view) on the value of node `v` reached by a line whose
+/// positions in its component are `run` (node, repetition pay), from the
+/// entry bounds `lo`, `hi` ([`Graph::repetition_bounds`]). South's
+/// strategy for a threshold `k <= lo[v]` keeps the play inside its winning
+/// region, the nodes `h` with `lo[h] >= k`, so the play can only end on a
+/// node of the line that lies there: `k` holds unless some such `h` pays
+/// less, `pay(h) < k <= lo[h]`. The largest `k` that no node of the run
+/// forbids so is the lower bound; North's side is the mirror image.
+pub(crate) fn line_bounds(lo: &[i32], hi: &[i32], v: usize, run: &[(u32, i32)]) -> (i32, i32) {
+    let mut k = lo[v];
+    'down: loop {
+        for &(h, pay) in run {
+            if pay < k && k <= lo[h as usize] {
+                k = pay;
+                continue 'down;
+            }
+        }
+        break;
+    }
+    let mut q = hi[v];
+    'up: loop {
+        for &(h, pay) in run {
+            if hi[h as usize] <= q && q < pay {
+                q = pay;
+                continue 'up;
+            }
+        }
+        break;
+    }
+    (k, q)
+}
+
+impl<G: SolveGame> Graph<G> {
+    /// Bounds (South's view) on the value of every node for a line that
+    /// holds nothing of its component, under a first-repetition rule whose
+    /// pay depends on the position repeated ([`Graph::repetition_south`]);
+    /// exact where they meet. Components are solved sinks first, each exit
+    /// with the bounds already found for where it leads.
+    pub fn repetition_bounds(&self) -> (Vec<i32>, Vec<i32>) {
+        let n = self.nodes.len();
+        let mut lo = vec![0i32; n];
+        let mut hi = vec![0i32; n];
+        let (first, members) = self.members();
+        let mut arena = Arena {
+            local: vec![u32::MAX; n],
+            ..Arena::default()
+        };
+        let mut scratch = Scratch::default();
+        for c in 0..self.comp_size.len() {
+            let nodes = &members[first[c] as usize..first[c + 1] as usize];
+            let v = nodes[0] as usize;
+            if nodes.len() == 1 && !self.children(v).contains(&nodes[0]) {
+                let pos = &self.nodes[v];
+                if let Some(o) = pos.outcome() {
+                    lo[v] = margin(o, Side::South);
+                    hi[v] = lo[v];
+                    continue;
+                }
+                let kids = self.children(v);
+                let (l, h) = if pos.side_to_move() == Side::South {
+                    (
+                        kids.iter().map(|&w| lo[w as usize]).max(),
+                        kids.iter().map(|&w| hi[w as usize]).max(),
+                    )
+                } else {
+                    (
+                        kids.iter().map(|&w| lo[w as usize]).min(),
+                        kids.iter().map(|&w| hi[w as usize]).min(),
+                    )
+                };
+                lo[v] = l.expect("a game not over has a move");
+                hi[v] = h.expect("a game not over has a move");
+                continue;
+            }
+            arena.load(self, c, nodes, None, &lo, &hi);
+            arena.solve(nodes, &mut lo, &mut hi, &mut scratch);
+        }
+        (lo, hi)
+    }
+
+    /// Bounds (South's view) on the value of each root move for the line
+    /// that holds only the root, given [`Graph::repetition_bounds`]: the
+    /// root's component without the root is solved the same way, the root
+    /// an exit worth what its repetition pays (nothing else of the line
+    /// can recur). The co-Büchi argument needs no strong connection, so the
+    /// rest of the component is one arena.
+    pub fn root_move_bounds(&self, lo: &[i32], hi: &[i32]) -> Vec<(i32, i32)> {
+        let c = self.comp[0];
+        let nodes: Vec<u32> = (1..self.nodes.len() as u32)
+            .filter(|&v| self.comp[v as usize] == c)
+            .collect();
+        let (mut lo, mut hi) = (lo.to_vec(), hi.to_vec());
+        if !nodes.is_empty() {
+            let mut arena = Arena {
+                local: vec![u32::MAX; self.nodes.len()],
+                ..Arena::default()
+            };
+            let pay = self.repetition_south(0);
+            lo[0] = pay;
+            hi[0] = pay;
+            arena.load(self, c as usize, &nodes, Some(0), &lo, &hi);
+            arena.solve(&nodes, &mut lo, &mut hi, &mut Scratch::default());
+        }
+        self.children(0)
+            .iter()
+            .map(|&w| (lo[w as usize], hi[w as usize]))
+            .collect()
+    }
+}
+
+/// One component as a game: its moves inside (both ways) and, per node,
+/// the range of the bounds of its exits.
+#[derive(Default)]
+struct Arena {
+    /// Local index of each node of the graph in the component loaded.
+    local: Vec<u32>,
+    south: Vec<bool>,
+    pay: Vec<i32>,
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+    pred_start: Vec<u32>,
+    pred: Vec<u32>,
+    /// Least and most of the exits' lower and upper bounds (MAX/MIN: none).
+    exit_lo_min: Vec<i32>,
+    exit_lo_max: Vec<i32>,
+    exit_hi_min: Vec<i32>,
+    exit_hi_max: Vec<i32>,
+}
+
+impl Arena {
+    /// Loads `nodes`, the members of component `c` but `sink` (if given):
+    /// a move into the sink is an exit like those out of the component.
+    fn load<G: SolveGame>(
+        &mut self,
+        g: &Graph<G>,
+        c: usize,
+        nodes: &[u32],
+        sink: Option<usize>,
+        lo: &[i32],
+        hi: &[i32],
+    ) {
+        let len = nodes.len();
+        for (i, &v) in nodes.iter().enumerate() {
+            self.local[v as usize] = i as u32;
+        }
+        self.south.clear();
+        self.pay.clear();
+        self.succ_start.clear();
+        self.succ.clear();
+        for v in [
+            &mut self.exit_lo_min,
+            &mut self.exit_lo_max,
+            &mut self.exit_hi_min,
+            &mut self.exit_hi_max,
+        ] {
+            v.clear();
+        }
+        self.pred_start.clear();
+        self.pred_start.resize(len + 1, 0);
+        self.succ_start.push(0);
+        for &v in nodes {
+            let v = v as usize;
+            self.south.push(g.nodes[v].side_to_move() == Side::South);
+            self.pay.push(g.repetition_south(v));
+            let (mut lmin, mut lmax, mut hmin, mut hmax) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+            for &x in g.children(v) {
+                let x = x as usize;
+                if g.comp[x] as usize == c && Some(x) != sink {
+                    let j = self.local[x];
+                    self.succ.push(j);
+                    self.pred_start[j as usize + 1] += 1;
+                } else {
+                    lmin = lmin.min(lo[x]);
+                    lmax = lmax.max(lo[x]);
+                    hmin = hmin.min(hi[x]);
+                    hmax = hmax.max(hi[x]);
+                }
+            }
+            self.succ_start.push(self.succ.len() as u32);
+            self.exit_lo_min.push(lmin);
+            self.exit_lo_max.push(lmax);
+            self.exit_hi_min.push(hmin);
+            self.exit_hi_max.push(hmax);
+        }
+        for j in 0..len {
+            self.pred_start[j + 1] += self.pred_start[j];
+        }
+        self.pred.clear();
+        self.pred.resize(self.succ.len(), 0);
+        let mut fill = self.pred_start.clone();
+        for i in 0..len {
+            for &j in &self.succ[self.succ_start[i] as usize..self.succ_start[i + 1] as usize] {
+                self.pred[fill[j as usize] as usize] = i as u32;
+                fill[j as usize] += 1;
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.south.len()
+    }
+
+    fn succs(&self, i: usize) -> &[u32] {
+        &self.succ[self.succ_start[i] as usize..self.succ_start[i + 1] as usize]
+    }
+
+    fn preds(&self, i: usize) -> &[u32] {
+        &self.pred[self.pred_start[i] as usize..self.pred_start[i + 1] as usize]
+    }
+
+    /// Writes the component's bounds: the lower bound is the largest
+    /// threshold South's co-Büchi game wins, the upper the least North's
+    /// keeps South under, plus one. Both regions shrink (grow) with the
+    /// threshold and change only where it passes a repetition pay or an
+    /// exit's bound, so only those thresholds are tried.
+    fn solve(&self, nodes: &[u32], lo: &mut [i32], hi: &mut [i32], s: &mut Scratch) {
+        let len = self.len();
+        let mut tries: Vec<i32> = self.pay.clone();
+        tries.extend(
+            self.exit_lo_min
+                .iter()
+                .chain(&self.exit_lo_max)
+                .filter(|&&e| e != i32::MAX && e != i32::MIN),
+        );
+        tries.sort_unstable();
+        tries.dedup();
+        let mut best = vec![i32::MIN; len];
+        let mut good = vec![false; len];
+        let mut bad = vec![false; len];
+        let mut safe = vec![false; len];
+        // The least try always wins for South: everything pays it.
+        for &k in &tries {
+            for i in 0..len {
+                safe[i] = self.pay[i] >= k;
+                good[i] = self.exit_lo_max[i] != i32::MIN && self.exit_lo_max[i] >= k;
+                bad[i] = self.exit_lo_min[i] != i32::MAX && self.exit_lo_min[i] < k;
+            }
+            let won = self.cobuchi(true, &safe, &good, &bad, s);
+            if won == 0 {
+                break;
+            }
+            for (b, &w) in best.iter_mut().zip(&s.won) {
+                if w {
+                    *b = k;
+                }
+            }
+        }
+        for (i, &v) in nodes.iter().enumerate() {
+            debug_assert!(best[i] != i32::MIN);
+            lo[v as usize] = best[i];
+        }
+        let mut tries: Vec<i32> = self.pay.clone();
+        tries.extend(
+            self.exit_hi_min
+                .iter()
+                .chain(&self.exit_hi_max)
+                .filter(|&&e| e != i32::MAX && e != i32::MIN),
+        );
+        tries.sort_unstable();
+        tries.dedup();
+        best.fill(i32::MAX);
+        // North keeps South under q + 1 for the largest q.
+        for &q in tries.iter().rev() {
+            let k = q + 1;
+            for i in 0..len {
+                safe[i] = self.pay[i] < k;
+                good[i] = self.exit_hi_min[i] != i32::MAX && self.exit_hi_min[i] < k;
+                bad[i] = self.exit_hi_max[i] != i32::MIN && self.exit_hi_max[i] >= k;
+            }
+            let won = self.cobuchi(false, &safe, &good, &bad, s);
+            if won == 0 {
+                break;
+            }
+            for (b, &w) in best.iter_mut().zip(&s.won) {
+                if w {
+                    *b = q;
+                }
+            }
+        }
+        for (i, &v) in nodes.iter().enumerate() {
+            debug_assert!(best[i] != i32::MAX);
+            hi[v as usize] = best[i];
+        }
+    }
+
+    /// Where the player `p` (South if `south`) wins the endless game in
+    /// which he must leave by an exit good for him (`good[i]`: node `i` has
+    /// one) or from some point on stay in `safe` for ever, and loses by
+    /// leaving by a bad one: `s.won`; returns how many nodes that is.
+    /// The opponent's Büchi game (visit outside `safe` infinitely often, or
+    /// leave badly for `p`), solved by its classic fixed point: the nodes
+    /// outside the opponent's attractor to his targets are `p`'s, so is
+    /// their attractor for `p`; remove it and repeat until the opponent
+    /// reaches his targets from everywhere left.
+    fn cobuchi(
+        &self,
+        south: bool,
+        safe: &[bool],
+        good: &[bool],
+        bad: &[bool],
+        s: &mut Scratch,
+    ) -> usize {
+        let len = self.len();
+        let mine = |i: usize| self.south[i] == south;
+        s.won.clear();
+        s.won.resize(len, false);
+        s.alive.clear();
+        s.alive.resize(len, true);
+        s.count.resize(len, 0);
+        let mut total = 0;
+        loop {
+            // The opponent's attractor to his targets, inside what is left
+            // (a trap for p: p's nodes there have all their moves inside).
+            s.queue.clear();
+            for i in 0..len {
+                if !s.alive[i] {
+                    continue;
+                }
+                s.count[i] = if !safe[i] {
+                    0
+                } else if mine(i) {
+                    if good[i] {
+                        u32::MAX
+                    } else {
+                        self.succs(i)
+                            .iter()
+                            .filter(|&&j| s.alive[j as usize])
+                            .count() as u32
+                    }
+                } else if bad[i] {
+                    0
+                } else {
+                    1
+                };
+                if s.count[i] == 0 {
+                    s.queue.push(i as u32);
+                }
+            }
+            self.attract(s);
+            // What is outside it p keeps out of the targets for ever; then
+            // p's attractor to that.
+            s.queue.clear();
+            for i in 0..len {
+                if !s.alive[i] {
+                    continue;
+                }
+                s.count[i] = if s.count[i] != 0 || mine(i) && good[i] {
+                    0
+                } else if mine(i) {
+                    1
+                } else if bad[i] {
+                    u32::MAX
+                } else {
+                    // 0 when every move leaves by a good exit.
+                    self.succs(i)
+                        .iter()
+                        .filter(|&&j| s.alive[j as usize])
+                        .count() as u32
+                };
+                if s.count[i] == 0 {
+                    s.queue.push(i as u32);
+                }
+            }
+            if s.queue.is_empty() {
+                return total;
+            }
+            self.attract(s);
+            for i in 0..len {
+                if s.alive[i] && s.count[i] == 0 {
+                    s.alive[i] = false;
+                    s.won[i] = true;
+                    total += 1;
+                }
+            }
+        }
+    }
+
+    /// Backward induction from `s.queue` over the living nodes: a node joins
+    /// when its count of moves still needed reaches 0.
+    fn attract(&self, s: &mut Scratch) {
+        while let Some(i) = s.queue.pop() {
+            for &p in self.preds(i as usize) {
+                let p = p as usize;
+                if !s.alive[p] || s.count[p] == 0 || s.count[p] == u32::MAX {
+                    continue;
+                }
+                s.count[p] -= 1;
+                if s.count[p] == 0 {
+                    s.queue.push(p as u32);
+                }
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct Scratch {
+    won: Vec<bool>,
+    alive: Vec<bool>,
+    count: Vec<u32>,
+    queue: Vec<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Graph, Work};
+    use super::line_bounds;
+    use crate::game::{Game, Side};
+    use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
+
+    /// The literal rule: South's final margin from `line`'s last position,
+    /// the game ending where a position occurs a second time; `None` past
+    /// `budget` positions. Alpha-beta failing hard in `alpha..beta`.
+    fn brute(line: &mut Vec<Oware>, alpha: i32, beta: i32, budget: &mut u64) -> Option<i32> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let pos = *line.last().unwrap();
+        let v = if let Some(o) = pos.outcome() {
+            o.margin_for(Side::South)?
+        } else if line[..line.len() - 1].contains(&pos) {
+            pos.repetition_outcome()?.margin_for(Side::South)?
+        } else {
+            let south = pos.side_to_move() == Side::South;
+            let (mut a, mut b) = (alpha, beta);
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            for mv in moves {
+                line.push(pos.play(mv));
+                let v = brute(line, a, b, budget);
+                line.pop();
+                let v = v?;
+                if south {
+                    a = a.max(v);
+                } else {
+                    b = b.min(v);
+                }
+                if a >= b {
+                    break;
+                }
+            }
+            return Some(if south { a } else { b });
+        };
+        Some(v.clamp(alpha, beta))
+    }
+
+    impl Graph<Oware> {
+        /// The bounds of the games in which every repetition of a component
+        /// pays its least (most) repetition pay: what the co-Büchi bounds
+        /// must never be looser than.
+        fn least_most(&self) -> (Vec<i32>, Vec<i32>) {
+            let (first, members) = self.members();
+            let mut out = Vec::new();
+            for most in [false, true] {
+                let mut value = vec![0; self.nodes.len()];
+                let mut work = Work::default();
+                for c in 0..self.comp_size.len() {
+                    let nodes = &members[first[c] as usize..first[c + 1] as usize];
+                    let v = nodes[0] as usize;
+                    if nodes.len() == 1 && !self.children(v).contains(&nodes[0]) {
+                        value[v] = self.minimax(v, &value);
+                    } else {
+                        let pays = nodes.iter().map(|&v| self.repetition_south(v as usize));
+                        let pay = if most { pays.max() } else { pays.min() }.unwrap();
+                        self.solve_component(c, nodes, None, pay, &mut value, &mut work);
+                    }
+                }
+                out.push(value);
+            }
+            let hi = out.pop().unwrap();
+            (out.pop().unwrap(), hi)
+        }
+    }
+
+    #[test]
+    fn bounds_hold_the_literal_value_and_beat_least_and_most() {
+        for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)] {
+            for rules in [RuleSet::Awari, RuleSet::Abapa] {
+                let start = Oware::start(&OwareRules {
+                    houses,
+                    seeds,
+                    rules,
+                    repetition: Repetition::OwnSide,
+                });
+                let g = Graph::build(&start, 1 << 20, &|| false).unwrap();
+                let (lo, hi) = g.repetition_bounds();
+                let (least, most) = g.least_most();
+                let (mut checked, mut exact) = (0, 0);
+                for v in 0..g.nodes.len() {
+                    let what = format!("{houses}x{seeds} {rules:?} {}", g.nodes[v].to_notation());
+                    assert!(
+                        least[v] <= lo[v] && lo[v] <= hi[v] && hi[v] <= most[v],
+                        "{what}: [{}, {}] against [{}, {}]",
+                        lo[v],
+                        hi[v],
+                        least[v],
+                        most[v]
+                    );
+                    if lo[v] == hi[v] {
+                        exact += 1;
+                    }
+                    // The brute force is too slow for every position of 3x2.
+                    let mut budget = if g.nodes.len() > 5_000 { 0 } else { 20_000 };
+                    if let Some(x) = brute(&mut vec![g.nodes[v]], -100, 100, &mut budget) {
+                        assert!(
+                            lo[v] <= x && x <= hi[v],
+                            "{what}: {x} outside [{}, {}]",
+                            lo[v],
+                            hi[v]
+                        );
+                        checked += 1;
+                    }
+                }
+                // Lines of up to three positions of one component before a
+                // node: line_bounds against the brute force from that line.
+                let mut lines = 0;
+                if g.nodes.len() <= 5_000 {
+                    for u in 0..g.nodes.len() {
+                        let mut stack = vec![vec![u]];
+                        while let Some(line) = stack.pop() {
+                            let last = *line.last().unwrap();
+                            for &w in g.children(last) {
+                                let w = w as usize;
+                                if g.comp[w] != g.comp[u] || line.contains(&w) {
+                                    continue;
+                                }
+                                let run: Vec<(u32, i32)> = line
+                                    .iter()
+                                    .map(|&h| (h as u32, g.repetition_south(h)))
+                                    .collect();
+                                let (l, h) = line_bounds(&lo, &hi, w, &run);
+                                let mut path: Vec<Oware> =
+                                    line.iter().map(|&h| g.nodes[h]).collect();
+                                path.push(g.nodes[w]);
+                                let mut budget = 2_000;
+                                if let Some(x) = brute(&mut path, -100, 100, &mut budget) {
+                                    assert!(
+                                        l <= x && x <= h,
+                                        "{houses}x{seeds} {rules:?} line {line:?} then {w}: {x} outside [{l}, {h}]"
+                                    );
+                                    lines += 1;
+                                }
+                                if line.len() < 3 {
+                                    let mut longer = line.clone();
+                                    longer.push(w);
+                                    stack.push(longer);
+                                }
+                            }
+                        }
+                    }
+                }
+                eprintln!(
+                    "{houses}x{seeds} {rules:?}: {} nodes, {exact} exact, {checked} checked, {lines} lines",
+                    g.nodes.len()
+                );
+                assert!(checked >= 100.min(g.nodes.len()) / 2 || g.nodes.len() > 5_000);
+            }
+        }
+    }
+}
