@@ -240,16 +240,7 @@ mod tests {
         assert_eq!(src, Source::Cached(file.clone()));
         assert_eq!(again.max_seeds(), 6, "the larger cached database serves");
         // Too large for the memory allowed: a smaller one is built.
-        let (small, src) = open_or_build(
-            Some(&dir),
-            KALAH4,
-            4,
-            boards(KALAH4, 5),
-            &opts,
-            &mut |_| {},
-            &mut quiet,
-        )
-        .expect("builds");
+        let (small, src) = get(4, boards(KALAH4, 5)).expect("builds");
         assert_eq!(small.max_seeds(), 4);
         assert!(matches!(src, Source::Built(_)));
         // A damaged file is built again, not trusted.
