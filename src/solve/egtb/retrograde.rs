@@ -93,12 +93,28 @@ fn exit_of(code: i8) -> Option<i32> {
         .then_some(u - PENDING)
 }
 
+/// How many predecessors the propagation prefetches before it updates them.
+const BATCH: usize = 32;
+
+/// How far on in rank the propagation steps a board instead of unranking.
+const NEAR: u64 = 6;
+
 /// A set of positions of one seed count, shared by the build threads.
 struct Bits(Vec<AtomicU64>);
 
+/// A zeroed vector of `n` atomics, on huge pages where the kernel can: the
+/// build reads and writes its working sets at random, and with 4 KiB pages
+/// nearly every access also missed the TLB.
+fn zeroed<T>(n: u64, zero: impl Fn() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n as usize);
+    crate::solve::advise_huge_pages(&v);
+    v.resize_with(n as usize, zero);
+    v
+}
+
 impl Bits {
     fn new(n: u64) -> Bits {
-        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        Bits(zeroed(n.div_ceil(64), || AtomicU64::new(0)))
     }
 
     fn set(&self, i: u64) {
@@ -109,7 +125,13 @@ impl Bits {
     /// that range.
     fn drain(&self, a: u64, b: u64, mut f: impl FnMut(u64)) {
         for w in a / 64..b.div_ceil(64) {
-            let mut bits = self.0[w as usize].swap(0, Ordering::Relaxed);
+            let word = &self.0[w as usize];
+            // Late in a threshold most words are empty: a plain read spares
+            // them the locked swap.
+            if word.load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            let mut bits = word.swap(0, Ordering::Relaxed);
             while bits != 0 {
                 let i = bits.trailing_zeros() as u64;
                 bits &= bits - 1;
@@ -128,16 +150,26 @@ struct Nibbles(Vec<AtomicU8>);
 
 impl Nibbles {
     fn new(n: u64) -> Nibbles {
-        Nibbles((0..n.div_ceil(2)).map(|_| AtomicU8::new(0)).collect())
+        Nibbles(zeroed(n.div_ceil(2), || AtomicU8::new(0)))
     }
 
     fn shift(i: u64) -> u32 {
         4 * (i % 2) as u32
     }
 
-    fn set(&self, i: u64, v: u8) {
+    /// Sets a counter that is 0, while no other thread writes its byte (a
+    /// plain read and write: no locked instruction).
+    fn set_alone(&self, i: u64, v: u8) {
         debug_assert!(v < 16);
-        self.0[(i / 2) as usize].fetch_or(v << Self::shift(i), Ordering::Relaxed);
+        let cell = &self.0[(i / 2) as usize];
+        cell.store(
+            cell.load(Ordering::Relaxed) | v << Self::shift(i),
+            Ordering::Relaxed,
+        );
+    }
+
+    fn byte(&self, i: u64) -> &AtomicU8 {
+        &self.0[(i / 2) as usize]
     }
 
     fn get(&self, i: u64) -> u8 {
@@ -189,7 +221,7 @@ pub(crate) fn build_level<G: Retrograde>(
             level[idx as usize].store(pending(exit), Ordering::Relaxed);
             // Chunks hold an even number of positions: no other thread writes
             // this byte now.
-            inside.set(idx, moves);
+            inside.set_alone(idx, moves);
         },
     );
     let mut fresh = Bits::new(total);
@@ -227,12 +259,14 @@ pub(crate) fn build_level<G: Retrograde>(
             parallel_chunks(threads(opts), total, &|a, b| {
                 let mut board = [0u8; 16];
                 let mut preds = Vec::new();
-                fresh.drain(a, b, |q| {
-                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
-                    ix.unrank(n, q, &mut board[..p]);
-                    G::db_predecessors(rules, &board[..p], &mut preds);
-                    for pb in &preds {
-                        let idx = ix.rank(&pb[..p], n);
+                // Predecessors (and whether their successor is lost) whose
+                // cache lines are on their way: each is a miss somewhere in
+                // the level, and the locked updates below would otherwise
+                // wait for them one by one. Within a round the order of the
+                // updates does not change which positions join.
+                let mut batch: Vec<(u64, bool)> = Vec::with_capacity(BATCH + 64);
+                let settle = |batch: &mut Vec<(u64, bool)>| {
+                    for &(idx, lost) in batch.iter() {
                         if lost {
                             decide(idx, t, &next);
                         } else if inside.decrement(idx) == 0
@@ -242,7 +276,36 @@ pub(crate) fn build_level<G: Retrograde>(
                             decide(idx, -t, &next);
                         }
                     }
+                    batch.clear();
+                };
+                // The board of the last position drained: the next one is
+                // often a few ranks on, and stepping there is cheaper than
+                // unranking.
+                let mut at = u64::MAX;
+                fresh.drain(a, b, |q| {
+                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
+                    if at < q && q - at <= NEAR {
+                        for _ in at..q {
+                            ix.next(&mut board[..p]);
+                        }
+                    } else {
+                        ix.unrank(n, q, &mut board[..p]);
+                    }
+                    at = q;
+                    G::db_predecessors(rules, &board[..p], &mut preds);
+                    for pb in &preds {
+                        let idx = ix.rank(&pb[..p], n);
+                        crate::solve::prefetch(&level[idx as usize]);
+                        if !lost {
+                            crate::solve::prefetch(inside.byte(idx));
+                        }
+                        batch.push((idx, lost));
+                    }
+                    if batch.len() >= BATCH {
+                        settle(&mut batch);
+                    }
                 });
+                settle(&mut batch);
             });
             std::mem::swap(&mut fresh, &mut next);
         }
@@ -285,7 +348,7 @@ mod tests {
     fn nibbles_count_apart() {
         let c = Nibbles::new(5);
         for i in 0..5 {
-            c.set(i, i as u8 + 10);
+            c.set_alone(i, i as u8 + 10);
         }
         assert_eq!(c.decrement(2), 11);
         assert_eq!(c.decrement(3), 12);
