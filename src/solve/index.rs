@@ -74,13 +74,16 @@ impl Indexer {
     pub fn unrank(&self, n: usize, mut idx: u64, board: &mut [u8]) {
         let mut r = n;
         for (i, out) in board[..self.pits - 1].iter_mut().enumerate() {
-            let k = self.pits - i;
-            // Find the largest a with ways[k][r] - ways[k][r-a] <= idx.
+            let w = &self.ways[self.pits - i][..=r];
+            // Find the largest a with w[r] - w[r-a] <= idx, that is with
+            // w[r-a] >= w[r] - idx: one load per step (the endgame builder
+            // unranks every position it decides).
+            let floor = w[r] - idx;
             let mut a = 0;
-            while a < r && self.ways[k][r] - self.ways[k][r - a - 1] <= idx {
+            while a < r && w[r - a - 1] >= floor {
                 a += 1;
             }
-            idx -= self.ways[k][r] - self.ways[k][r - a];
+            idx -= w[r] - w[r - a];
             *out = a as u8;
             r -= a;
         }

@@ -103,8 +103,8 @@ impl Oware {
     /// Backward move generation for the endgame databases: the positions of
     /// the same seed count (stores empty) that reach the board `q` (South to
     /// move) by a move that captures nothing, each as a board from its own
-    /// mover's view. Every candidate is confirmed by playing its move forward,
-    /// so the rules stay those of [`Game::play`].
+    /// mover's view. A candidate whose last seed could capture is confirmed
+    /// by playing its move forward, so the rules stay those of [`Game::play`].
     pub fn predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<[u8; 16]>) {
         out.clear();
         let m = rules.houses as usize;
@@ -120,30 +120,39 @@ impl Oware {
                 // A sowing always leaves its origin house empty.
                 continue;
             }
-            let mut rest = [0i32; 16];
-            for (r, &v) in rest.iter_mut().zip(q) {
-                *r = v as i32;
-            }
+            // The board before the move, in its mover's frame (the mover's
+            // row first), taken apart one sown seed at a time rather than
+            // rebuilt for every candidate.
+            // (Steps round the ring by comparison: `ring` is not a constant,
+            // and a division per seed was much of this function's time.)
+            let mut p = [0u8; 16];
+            p[m..ring].copy_from_slice(&q[..m]);
+            p[..m].copy_from_slice(&q[m..ring]);
+            let step = |h: usize| if h + 1 == ring { 0 } else { h + 1 };
             let mut at = origin;
             let mut s = 0u32;
             loop {
-                at = (at + 1) % ring;
+                at = step(at);
                 if at == origin {
-                    at = (at + 1) % ring;
+                    at = step(at);
                 }
-                rest[at] -= 1;
-                s += 1;
-                if rest[at] < 0 || s > 255 {
+                let from = &mut p[if at >= m { at - m } else { at + m }];
+                if *from == 0 || s >= 255 {
                     // Sowing more seeds only takes more from every house.
                     break;
                 }
-                // The position before the move, in its mover's frame (the
-                // mover's row first).
-                let mut p = [0u8; 16];
-                for i in 0..ring {
-                    p[(i + m) % ring] = rest[i] as u8;
-                }
+                *from -= 1;
+                s += 1;
                 p[j] = s as u8;
+                // Sowing `p` back gives `q` exactly unless the last seed
+                // captures, which it can only do in the house of q's mover
+                // (South) where it made 2 or 3. Most candidates land
+                // elsewhere and need no forward play; the others keep the
+                // check, so the grand slam rules stay those of `play`.
+                if at >= m || !(2..=3).contains(&q[at]) {
+                    out.push(p);
+                    continue;
+                }
                 let before = Oware::from_houses(rules, &p[..ring], [0, 0], Side::South);
                 let after = before.play(j as u8);
                 if after.store(Side::South) != 0 {
@@ -261,10 +270,14 @@ impl Oware {
         let opp_before: u32 = b[opp.clone()].iter().map(|&v| v as u32).sum();
         let mut taken = 0u32;
         let mut h = last;
-        let mut chain = Vec::new();
+        // On the stack: a capture is common, and an allocation for each one
+        // was a measurable part of building the databases.
+        let mut chain = [0usize; MAX_PITS];
+        let mut chained = 0;
         while opp.contains(&h) && (b[h] == 2 || b[h] == 3) {
             taken += b[h] as u32;
-            chain.push(h);
+            chain[chained] = h;
+            chained += 1;
             if h == opp.start {
                 break;
             }
@@ -272,7 +285,7 @@ impl Oware {
         }
         let grand_slam = taken > 0 && taken == opp_before;
         if taken > 0 && (!grand_slam || capture_grand_slam) {
-            for h in chain {
+            for &h in &chain[..chained] {
                 b[h] = 0;
             }
             b[STORE + side.index()] += taken as u8;
@@ -915,6 +928,60 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
+
+    /// The backward moves against the forward ones: every board of a few
+    /// seeds, under both rule sets, has as predecessors exactly the boards
+    /// whose legal moves that bank nothing reach it.
+    #[test]
+    fn predecessors_are_the_moves_played_backward() {
+        use crate::solve::index::Indexer;
+        use std::collections::BTreeMap;
+        for (houses, most) in [(3usize, 9usize), (6, 6)] {
+            let ix = Indexer::new(2 * houses, most);
+            for rules in [RuleSet::Awari, RuleSet::Abapa] {
+                let r = OwareRules {
+                    houses: houses as u8,
+                    rules,
+                    ..OwareRules::default()
+                };
+                for n in 1..=most {
+                    let mut forward: BTreeMap<Vec<u8>, Vec<Vec<u8>>> = BTreeMap::new();
+                    let mut board = vec![0u8; 2 * houses];
+                    let mut moves = Vec::new();
+                    let mut b = [0u8; 16];
+                    ix.unrank(n, 0, &mut board);
+                    for _ in 0..ix.count(n) {
+                        let pos = Oware::from_db_board(&r, &board);
+                        pos.legal_moves(&mut moves);
+                        for &mv in &moves {
+                            let child = pos.play(mv);
+                            if child.db_board(&mut b) == n {
+                                assert_eq!(child.banked(), 0);
+                                let q = b[..2 * houses].to_vec();
+                                forward.entry(q).or_default().push(board.clone());
+                            }
+                        }
+                        ix.next(&mut board);
+                    }
+                    let mut preds = Vec::new();
+                    ix.unrank(n, 0, &mut board);
+                    let mut edges = 0;
+                    for _ in 0..ix.count(n) {
+                        Oware::predecessors(&r, &board, &mut preds);
+                        let mut got: Vec<Vec<u8>> =
+                            preds.iter().map(|p| p[..2 * houses].to_vec()).collect();
+                        got.sort();
+                        let mut want = forward.remove(&board).unwrap_or_default();
+                        want.sort();
+                        assert_eq!(got, want, "{rules:?} {houses} houses, board {board:?}");
+                        edges += got.len();
+                        ix.next(&mut board);
+                    }
+                    assert!(edges > 0 || n < 2, "{rules:?} {houses} houses, {n} seeds");
+                }
+            }
+        }
+    }
 
     /// Positions reached by random play from the start, under both rule sets.
     fn random_positions(count: usize) -> Vec<Oware> {

@@ -4,10 +4,10 @@
 //! backward move generation ([`Retrograde`]). Game ends are the variant's
 //! own `outcome`, so the same code builds the Awari and the Abapa databases.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::{BuildOptions, BuildProgress, each_board, parallel_chunks, threads};
+use super::{BuildOptions, BuildProgress, parallel_chunks, run_reporting, threads};
 use crate::game::Game;
 use crate::solve::db::{DbSpec, Egtb};
 
@@ -29,43 +29,86 @@ pub trait Retrograde: DbSpec + Game<Move = u8> {
 /// A board on which the game is over (under Abapa, say, the mover cannot
 /// feed an opponent who has none) has the rules' own margin as its exit and
 /// no moves.
-fn exits<G: Retrograde>(
-    db: &Egtb,
-    rules: &G::Rules,
-    board: &[u8],
-    n: usize,
-    moves: &mut Vec<u8>,
-) -> (i32, u8) {
-    let m = board.len() / 2;
-    let pos = G::from_db_board(rules, board);
-    if let Some(o) = pos.outcome() {
-        // The stores are empty: the margin is the rules' share of the board.
-        let margin = o
-            .margin_for(crate::game::Side::South)
-            .expect("a game with databases counts seeds at its end");
-        return (margin, 0);
-    }
-    pos.legal_moves(moves);
-    let mut exit = NO_EXIT;
-    let mut inside = 0;
-    let mut b = [0u8; 16];
-    for &mv in moves.iter() {
-        let child = pos.play(mv);
-        // The child's board from its mover's (the opponent's) view.
-        let rest = child.db_board(&mut b);
-        if rest == n {
-            inside += 1;
-            continue;
-        }
-        let after = if rest == 0 {
-            0
-        } else {
-            db.value(&b[..2 * m], rest) as i32
-        };
-        exit = exit.max(-child.banked() - after);
-    }
-    (exit, inside)
+///
+/// It comes in two steps so that the values of the banking moves, misses
+/// at random in the smaller counts, load while the next boards' moves are
+/// played: [`Outlook::look`] plays the moves and prefetches the values,
+/// [`Outlook::exit`] reads them.
+struct Outlook<'a> {
+    /// The rules' margin of a finished game: the whole exit.
+    over: Option<i32>,
+    /// Legal moves that bank nothing.
+    inside: u8,
+    /// Each banking move's seeds and its child's value (`None`: no seeds
+    /// left, worth 0).
+    banks: [(i32, Option<&'a AtomicI8>); 16],
+    len: usize,
 }
+
+impl<'a> Outlook<'a> {
+    fn new() -> Self {
+        Outlook {
+            over: None,
+            inside: 0,
+            banks: [(0, None); 16],
+            len: 0,
+        }
+    }
+
+    fn look<G: Retrograde>(
+        &mut self,
+        db: &'a Egtb,
+        rules: &G::Rules,
+        board: &[u8],
+        n: usize,
+        moves: &mut Vec<u8>,
+    ) {
+        let m = board.len() / 2;
+        self.over = None;
+        self.inside = 0;
+        self.len = 0;
+        let pos = G::from_db_board(rules, board);
+        if let Some(o) = pos.outcome() {
+            // The stores are empty: the margin is the rules' share of the board.
+            let margin = o
+                .margin_for(crate::game::Side::South)
+                .expect("a game with databases counts seeds at its end");
+            self.over = Some(margin);
+            return;
+        }
+        pos.legal_moves(moves);
+        let mut b = [0u8; 16];
+        for &mv in moves.iter() {
+            let child = pos.play(mv);
+            // The child's board from its mover's (the opponent's) view.
+            let rest = child.db_board(&mut b);
+            if rest == n {
+                self.inside += 1;
+                continue;
+            }
+            let slot = (rest != 0).then(|| {
+                let slot = &db.level(rest)[db.indexer().rank(&b[..2 * m], rest) as usize];
+                crate::solve::prefetch(slot);
+                slot
+            });
+            self.banks[self.len] = (child.banked(), slot);
+            self.len += 1;
+        }
+    }
+
+    fn exit(&self) -> i32 {
+        if let Some(margin) = self.over {
+            return margin;
+        }
+        self.banks[..self.len]
+            .iter()
+            .map(|&(banked, slot)| -banked - slot.map_or(0, |v| v.load(Ordering::Relaxed) as i32))
+            .fold(NO_EXIT, i32::max)
+    }
+}
+
+/// Boards whose banking moves' values are on their way in stage 1.
+const DEPTH: usize = 4;
 
 /// The most seeds this builder handles (every seed of Awari): it keeps
 /// values and pending codes apart in a byte during the build.
@@ -93,12 +136,28 @@ fn exit_of(code: i8) -> Option<i32> {
         .then_some(u - PENDING)
 }
 
+/// How many predecessors the propagation prefetches before it updates them.
+const BATCH: usize = 32;
+
+/// How far on in rank the propagation steps a board instead of unranking.
+const NEAR: u64 = 6;
+
 /// A set of positions of one seed count, shared by the build threads.
 struct Bits(Vec<AtomicU64>);
 
+/// A zeroed vector of `n` atomics, on huge pages where the kernel can: the
+/// build reads and writes its working sets at random, and with 4 KiB pages
+/// nearly every access also missed the TLB.
+fn zeroed<T>(n: u64, zero: impl Fn() -> T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n as usize);
+    crate::solve::advise_huge_pages(&v);
+    v.resize_with(n as usize, zero);
+    v
+}
+
 impl Bits {
     fn new(n: u64) -> Bits {
-        Bits((0..n.div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
+        Bits(zeroed(n.div_ceil(64), || AtomicU64::new(0)))
     }
 
     fn set(&self, i: u64) {
@@ -107,9 +166,21 @@ impl Bits {
 
     /// Calls `f` on every member in `[a, b)` (multiples of 64) and empties
     /// that range.
-    fn drain(&self, a: u64, b: u64, mut f: impl FnMut(u64)) {
-        for w in a / 64..b.div_ceil(64) {
-            let mut bits = self.0[w as usize].swap(0, Ordering::Relaxed);
+    /// `ahead(w)` hears of the next word `w` with members before the members
+    /// of this one are handed out, to prefetch what they will read.
+    fn drain(&self, a: u64, b: u64, ahead: impl Fn(u64), mut f: impl FnMut(u64)) {
+        let end = b.div_ceil(64);
+        for w in a / 64..end {
+            let word = &self.0[w as usize];
+            // Late in a threshold most words are empty: a plain read spares
+            // them the locked swap.
+            if word.load(Ordering::Relaxed) == 0 {
+                continue;
+            }
+            if w + 1 < end && self.0[w as usize + 1].load(Ordering::Relaxed) != 0 {
+                ahead(w + 1);
+            }
+            let mut bits = word.swap(0, Ordering::Relaxed);
             while bits != 0 {
                 let i = bits.trailing_zeros() as u64;
                 bits &= bits - 1;
@@ -128,16 +199,26 @@ struct Nibbles(Vec<AtomicU8>);
 
 impl Nibbles {
     fn new(n: u64) -> Nibbles {
-        Nibbles((0..n.div_ceil(2)).map(|_| AtomicU8::new(0)).collect())
+        Nibbles(zeroed(n.div_ceil(2), || AtomicU8::new(0)))
     }
 
     fn shift(i: u64) -> u32 {
         4 * (i % 2) as u32
     }
 
-    fn set(&self, i: u64, v: u8) {
+    /// Sets a counter that is 0, while no other thread writes its byte (a
+    /// plain read and write: no locked instruction).
+    fn set_alone(&self, i: u64, v: u8) {
         debug_assert!(v < 16);
-        self.0[(i / 2) as usize].fetch_or(v << Self::shift(i), Ordering::Relaxed);
+        let cell = &self.0[(i / 2) as usize];
+        cell.store(
+            cell.load(Ordering::Relaxed) | v << Self::shift(i),
+            Ordering::Relaxed,
+        );
+    }
+
+    fn byte(&self, i: u64) -> &AtomicU8 {
+        &self.0[(i / 2) as usize]
     }
 
     fn get(&self, i: u64) -> u8 {
@@ -178,18 +259,35 @@ pub(crate) fn build_level<G: Retrograde>(
     let inside = Nibbles::new(total);
     let stages = 1 + n as u32;
     // Stage 1: every position's exits and moves within the count.
-    each_board(
-        db,
-        n,
-        opts,
-        ((1, stages), start),
-        progress,
-        &|idx, board, scratch| {
-            let (exit, moves) = exits::<G>(db, rules, board, n, scratch);
-            level[idx as usize].store(pending(exit), Ordering::Relaxed);
-            // Chunks hold an even number of positions: no other thread writes
-            // this byte now.
-            inside.set(idx, moves);
+    let done = AtomicU64::new(0);
+    run_reporting(
+        threads(opts),
+        total,
+        opts.report_every,
+        &done,
+        |d| progress(&BuildProgress::at(n, total, (1, stages), d, false, start)),
+        &|a, b| {
+            let mut board = [0u8; 16];
+            let mut moves = Vec::with_capacity(8);
+            let mut ring: [Outlook; DEPTH] = std::array::from_fn(|_| Outlook::new());
+            let finish = |idx: u64, o: &Outlook| {
+                level[idx as usize].store(pending(o.exit()), Ordering::Relaxed);
+                // Chunks hold an even number of positions: no other thread
+                // writes this byte now.
+                inside.set_alone(idx, o.inside);
+            };
+            ix.unrank(n, a, &mut board[..p]);
+            for idx in a..b {
+                let slot = (idx % DEPTH as u64) as usize;
+                if idx >= a + DEPTH as u64 {
+                    finish(idx - DEPTH as u64, &ring[slot]);
+                }
+                ring[slot].look::<G>(db, rules, &board[..p], n, &mut moves);
+                ix.next(&mut board[..p]);
+            }
+            for idx in b.saturating_sub(DEPTH as u64).max(a)..b {
+                finish(idx, &ring[(idx % DEPTH as u64) as usize]);
+            }
         },
     );
     let mut fresh = Bits::new(total);
@@ -227,12 +325,14 @@ pub(crate) fn build_level<G: Retrograde>(
             parallel_chunks(threads(opts), total, &|a, b| {
                 let mut board = [0u8; 16];
                 let mut preds = Vec::new();
-                fresh.drain(a, b, |q| {
-                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
-                    ix.unrank(n, q, &mut board[..p]);
-                    G::db_predecessors(rules, &board[..p], &mut preds);
-                    for pb in &preds {
-                        let idx = ix.rank(&pb[..p], n);
+                // Predecessors (and whether their successor is lost) whose
+                // cache lines are on their way: each is a miss somewhere in
+                // the level, and the locked updates below would otherwise
+                // wait for them one by one. Within a round the order of the
+                // updates does not change which positions join.
+                let mut batch: Vec<(u64, bool)> = Vec::with_capacity(BATCH + 64);
+                let settle = |batch: &mut Vec<(u64, bool)>| {
+                    for &(idx, lost) in batch.iter() {
                         if lost {
                             decide(idx, t, &next);
                         } else if inside.decrement(idx) == 0
@@ -242,7 +342,42 @@ pub(crate) fn build_level<G: Retrograde>(
                             decide(idx, -t, &next);
                         }
                     }
+                    batch.clear();
+                };
+                // The board of the last position drained: the next one is
+                // often a few ranks on, and stepping there is cheaper than
+                // unranking.
+                let mut at = u64::MAX;
+                // A word's 64 positions lie on one or two cache lines of the
+                // level.
+                let ahead = |w: u64| {
+                    crate::solve::prefetch(&level[(w * 64) as usize]);
+                    crate::solve::prefetch(&level[((w * 64 + 63).min(total - 1)) as usize]);
+                };
+                fresh.drain(a, b, ahead, |q| {
+                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
+                    if at < q && q - at <= NEAR {
+                        for _ in at..q {
+                            ix.next(&mut board[..p]);
+                        }
+                    } else {
+                        ix.unrank(n, q, &mut board[..p]);
+                    }
+                    at = q;
+                    G::db_predecessors(rules, &board[..p], &mut preds);
+                    for pb in &preds {
+                        let idx = ix.rank(&pb[..p], n);
+                        crate::solve::prefetch(&level[idx as usize]);
+                        if !lost {
+                            crate::solve::prefetch(inside.byte(idx));
+                        }
+                        batch.push((idx, lost));
+                    }
+                    if batch.len() >= BATCH {
+                        settle(&mut batch);
+                    }
                 });
+                settle(&mut batch);
             });
             std::mem::swap(&mut fresh, &mut next);
         }
@@ -285,7 +420,7 @@ mod tests {
     fn nibbles_count_apart() {
         let c = Nibbles::new(5);
         for i in 0..5 {
-            c.set(i, i as u8 + 10);
+            c.set_alone(i, i as u8 + 10);
         }
         assert_eq!(c.decrement(2), 11);
         assert_eq!(c.decrement(3), 12);
