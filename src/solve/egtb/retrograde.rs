@@ -166,6 +166,7 @@ impl Bits {
 
     /// Calls `f` on every member in `[a, b)` (multiples of 64) and empties
     /// that range.
+    ///
     /// `ahead(w)` hears of the next word `w` with members before the members
     /// of this one are handed out, to prefetch what they will read.
     fn drain(&self, a: u64, b: u64, ahead: impl Fn(u64), mut f: impl FnMut(u64)) {
