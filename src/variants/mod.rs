@@ -300,7 +300,10 @@ impl DbGame {
     /// The rule that tells this game's databases apart, as a word.
     fn rule_word(&self) -> &'static str {
         match *self {
-            DbGame::Kalah { capture, .. } if capture == Capture::Empty => "empty",
+            DbGame::Kalah {
+                capture: Capture::Empty,
+                ..
+            } => "empty",
             DbGame::Kalah { .. } => "standard",
             DbGame::Oware { rules, .. } => match rules {
                 RuleSet::Awari => "awari",
