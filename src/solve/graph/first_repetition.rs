@@ -71,6 +71,12 @@ impl<G: SolveGame> Graph<G> {
     /// exact where they meet. Components are solved sinks first, each exit
     /// with the bounds already found for where it leads.
     pub fn repetition_bounds(&self) -> (Vec<i32>, Vec<i32>) {
+        self.repetition_bounds_by(true)
+    }
+
+    /// [`Graph::repetition_bounds`], each threshold's game played on the
+    /// region won at the one before (`restrict`) or on the whole component.
+    fn repetition_bounds_by(&self, restrict: bool) -> (Vec<i32>, Vec<i32>) {
         let n = self.nodes.len();
         let mut lo = vec![0i32; n];
         let mut hi = vec![0i32; n];
@@ -107,7 +113,7 @@ impl<G: SolveGame> Graph<G> {
                 continue;
             }
             arena.load(self, c, nodes, None, &lo, &hi);
-            arena.solve(nodes, &mut lo, &mut hi, &mut scratch);
+            arena.solve(nodes, &mut lo, &mut hi, &mut scratch, restrict);
         }
         (lo, hi)
     }
@@ -119,6 +125,12 @@ impl<G: SolveGame> Graph<G> {
     /// can recur). The co-Büchi argument needs no strong connection, so the
     /// rest of the component is one arena.
     pub fn root_move_bounds(&self, lo: &[i32], hi: &[i32]) -> Vec<(i32, i32)> {
+        self.root_move_bounds_by(lo, hi, true)
+    }
+
+    /// [`Graph::root_move_bounds`], restricted or not as in
+    /// [`Graph::repetition_bounds_by`].
+    fn root_move_bounds_by(&self, lo: &[i32], hi: &[i32], restrict: bool) -> Vec<(i32, i32)> {
         let c = self.comp[0];
         let nodes: Vec<u32> = (1..self.nodes.len() as u32)
             .filter(|&v| self.comp[v as usize] == c)
@@ -133,7 +145,7 @@ impl<G: SolveGame> Graph<G> {
             lo[0] = pay;
             hi[0] = pay;
             arena.load(self, c as usize, &nodes, Some(0), &lo, &hi);
-            arena.solve(&nodes, &mut lo, &mut hi, &mut Scratch::default());
+            arena.solve(&nodes, &mut lo, &mut hi, &mut Scratch::default(), restrict);
         }
         self.children(0)
             .iter()
@@ -247,7 +259,18 @@ impl Arena {
     /// keeps South under, plus one. Both regions shrink (grow) with the
     /// threshold and change only where it passes a repetition pay or an
     /// exit's bound, so only those thresholds are tried.
-    fn solve(&self, nodes: &[u32], lo: &mut [i32], hi: &mut [i32], s: &mut Scratch) {
+    ///
+    /// With `restrict`, each threshold's game is played only on the region
+    /// the previous threshold's was won on (see [`Arena::cobuchi`]); the
+    /// regions are the same either way, which a test checks.
+    fn solve(
+        &self,
+        nodes: &[u32],
+        lo: &mut [i32],
+        hi: &mut [i32],
+        s: &mut Scratch,
+        restrict: bool,
+    ) {
         let len = self.len();
         let mut tries: Vec<i32> = self.pay.clone();
         tries.extend(
@@ -263,6 +286,8 @@ impl Arena {
         let mut bad = vec![false; len];
         let mut safe = vec![false; len];
         // The least try always wins for South: everything pays it.
+        s.region.clear();
+        s.region.extend(0..len as u32);
         for &k in &tries {
             for i in 0..len {
                 safe[i] = self.pay[i] >= k;
@@ -278,6 +303,7 @@ impl Arena {
                     *b = k;
                 }
             }
+            s.next_region(restrict);
         }
         for (i, &v) in nodes.iter().enumerate() {
             debug_assert!(best[i] != i32::MIN);
@@ -294,6 +320,8 @@ impl Arena {
         tries.dedup();
         best.fill(i32::MAX);
         // North keeps South under q + 1 for the largest q.
+        s.region.clear();
+        s.region.extend(0..len as u32);
         for &q in tries.iter().rev() {
             let k = q + 1;
             for i in 0..len {
@@ -310,6 +338,7 @@ impl Arena {
                     *b = q;
                 }
             }
+            s.next_region(restrict);
         }
         for (i, &v) in nodes.iter().enumerate() {
             debug_assert!(best[i] != i32::MAX);
@@ -326,6 +355,14 @@ impl Arena {
     /// outside the opponent's attractor to his targets are `p`'s, so is
     /// their attractor for `p`; remove it and repeat until the opponent
     /// reaches his targets from everywhere left.
+    ///
+    /// The game is played on the nodes of `s.region` only, every move of
+    /// `p` out of it lost for `p`; the opponent must have no move out of
+    /// it. That is exact when the rest is won by the opponent: a region won
+    /// by `p` at a harder threshold (fewer safe nodes and good exits, more
+    /// bad ones) is, so each threshold's game needs only the region won at
+    /// the one before. `s.region` is left holding what the opponent wins
+    /// in it.
     fn cobuchi(
         &self,
         south: bool,
@@ -339,17 +376,18 @@ impl Arena {
         s.won.clear();
         s.won.resize(len, false);
         s.alive.clear();
-        s.alive.resize(len, true);
+        s.alive.resize(len, false);
+        for &i in &s.region {
+            s.alive[i as usize] = true;
+        }
         s.count.resize(len, 0);
         let mut total = 0;
         loop {
             // The opponent's attractor to his targets, inside what is left
             // (a trap for p: p's nodes there have all their moves inside).
             s.queue.clear();
-            for i in 0..len {
-                if !s.alive[i] {
-                    continue;
-                }
+            for &i in &s.region {
+                let i = i as usize;
                 s.count[i] = if !safe[i] {
                     0
                 } else if mine(i) {
@@ -364,6 +402,11 @@ impl Arena {
                 } else if bad[i] {
                     0
                 } else {
+                    debug_assert!(
+                        self.succs(i)
+                            .iter()
+                            .all(|&j| s.alive[j as usize] || s.won[j as usize])
+                    );
                     1
                 };
                 if s.count[i] == 0 {
@@ -374,10 +417,8 @@ impl Arena {
             // What is outside it p keeps out of the targets for ever; then
             // p's attractor to that.
             s.queue.clear();
-            for i in 0..len {
-                if !s.alive[i] {
-                    continue;
-                }
+            for &i in &s.region {
+                let i = i as usize;
                 s.count[i] = if s.count[i] != 0 || mine(i) && good[i] {
                     0
                 } else if mine(i) {
@@ -399,13 +440,19 @@ impl Arena {
                 return total;
             }
             self.attract(s);
-            for i in 0..len {
-                if s.alive[i] && s.count[i] == 0 {
+            let mut kept = 0;
+            for r in 0..s.region.len() {
+                let i = s.region[r] as usize;
+                if s.count[i] == 0 {
                     s.alive[i] = false;
                     s.won[i] = true;
                     total += 1;
+                } else {
+                    s.region[kept] = i as u32;
+                    kept += 1;
                 }
             }
+            s.region.truncate(kept);
         }
     }
 
@@ -433,6 +480,23 @@ struct Scratch {
     alive: Vec<bool>,
     count: Vec<u32>,
     queue: Vec<u32>,
+    /// The nodes the next co-Büchi game is played on.
+    region: Vec<u32>,
+}
+
+impl Scratch {
+    /// The region of the next threshold's game after one was won on
+    /// `won`: those nodes with `restrict`, else every node.
+    fn next_region(&mut self, restrict: bool) {
+        self.region.clear();
+        if restrict {
+            let won = &self.won;
+            self.region
+                .extend((0..won.len() as u32).filter(|&i| won[i as usize]));
+        } else {
+            self.region.extend(0..self.won.len() as u32);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -519,6 +583,15 @@ mod tests {
                 });
                 let g = Graph::build(&start, 1 << 20, &|| false).unwrap();
                 let (lo, hi) = g.repetition_bounds();
+                // Each threshold's game on the region won at the one before
+                // gives the same bounds as on the whole component.
+                let (lo_all, hi_all) = g.repetition_bounds_by(false);
+                assert!(lo == lo_all && hi == hi_all, "{houses}x{seeds} {rules:?}");
+                assert_eq!(
+                    g.root_move_bounds_by(&lo, &hi, true),
+                    g.root_move_bounds_by(&lo, &hi, false),
+                    "{houses}x{seeds} {rules:?}"
+                );
                 let (least, most) = g.least_most();
                 let (mut checked, mut exact) = (0, 0);
                 for v in 0..g.nodes.len() {
