@@ -824,6 +824,10 @@ impl OwareEval {
     }
 }
 
+/// The largest database a `split` solve builds unasked: 24 seeds on 6
+/// houses hold C(36, 12) = 1,251,677,700 boards.
+const MAX_DEFAULT_DB_BOARDS: u64 = 1_300_000_000;
+
 impl DbSpec for Oware {
     fn db_game(rules: &OwareRules) -> Result<DbGame, String> {
         // Repetition does not matter: databases value endless play as 0
@@ -837,17 +841,20 @@ impl DbSpec for Oware {
     /// Databases value endless play as shared seeds, which is what
     /// `split` pays for a repetition, so only `split` takes one by default
     /// (under `own-side` the solver follows the rule without one), and only
-    /// one of every seed of the position, which answers it at once, where
-    /// that holds at most about 64 M boards (6 houses: 17 seeds; 4 houses:
-    /// 35). A smaller one leaves the search above it keyed on the line's
-    /// positions, and on 6x2 that ran for minutes where the graph of the
-    /// position without a database is the better road.
+    /// one of every seed of the position, which answers it at once. A
+    /// smaller one leaves the search above it keyed on the line's
+    /// positions, which on 6x2 ran for many minutes: the positions
+    /// reachable from its start above 20 seeds are already more than a
+    /// graph of tens of millions holds. So the database is taken up to
+    /// about 1.3 G boards, the 24 seeds of 6x2 (a build of about ten
+    /// minutes on two cores, 1.25 GB, kept in the cache afterwards), and
+    /// 5x3's 30 seeds on 5 houses.
     fn default_db_seeds(rules: &OwareRules, seeds: usize) -> Option<usize> {
         if rules.repetition != Repetition::Split {
             return None;
         }
         let game = Self::db_game(rules).ok()?;
-        (crate::solve::cache::boards(game, seeds) <= 64 << 20).then_some(seeds)
+        (crate::solve::cache::boards(game, seeds) <= MAX_DEFAULT_DB_BOARDS).then_some(seeds)
     }
 
     #[inline]
@@ -928,6 +935,38 @@ mod tests {
     use super::*;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
+
+    #[test]
+    fn split_solves_take_a_database_of_every_seed_up_to_6x2() {
+        use crate::solve::db::DbSpec;
+        let rules = |houses, rules, repetition| OwareRules {
+            houses,
+            seeds: 2,
+            rules,
+            repetition,
+        };
+        for set in [RuleSet::Awari, RuleSet::Abapa] {
+            let split = rules(6, set, Repetition::Split);
+            // 6x2's 24 seeds (C(36, 12) boards) and the Awari test
+            // position's 16; one seed more than 6x2 is too many.
+            assert_eq!(Oware::default_db_seeds(&split, 24), Some(24));
+            assert_eq!(Oware::default_db_seeds(&split, 16), Some(16));
+            assert_eq!(Oware::default_db_seeds(&split, 25), None);
+            assert_eq!(
+                Oware::default_db_seeds(&rules(5, set, Repetition::Split), 30),
+                Some(30)
+            );
+            assert_eq!(
+                Oware::default_db_seeds(&rules(4, set, Repetition::Split), 24),
+                Some(24)
+            );
+            // A database answers another question under own-side.
+            assert_eq!(
+                Oware::default_db_seeds(&rules(6, set, Repetition::OwnSide), 8),
+                None
+            );
+        }
+    }
 
     /// The backward moves against the forward ones: every board of a few
     /// seeds, under both rule sets, has as predecessors exactly the boards
