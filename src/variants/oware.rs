@@ -843,9 +843,10 @@ impl DbSpec for Oware {
     /// (under `own-side` the solver follows the rule without one), and only
     /// one of every seed of the position, which answers it at once. A
     /// smaller one leaves the search above it keyed on the line's
-    /// positions, which on 6x2 ran for many minutes: the positions
-    /// reachable from its start above 20 seeds are already more than a
-    /// graph of tens of millions holds. So the database is taken up to
+    /// positions, which on 6x2 ran for many minutes, and the positions
+    /// reachable from its start with more than 20 seeds on the board could
+    /// not even be counted in five minutes, so no graph of them helps
+    /// either. So the database is taken up to
     /// about 1.3 G boards, the 24 seeds of 6x2 (a build of about ten
     /// minutes on two cores, 1.25 GB, kept in the cache afterwards), and
     /// 5x3's 30 seeds on 5 houses.
