@@ -129,6 +129,17 @@ impl<G: SolveGame> Graph<G> {
         (first, members)
     }
 
+    /// The strongly connected components of the positions whose bounds
+    /// (`lo`, `hi`, South's view) leave open whether South gets at least
+    /// `t`, with only the moves between such positions: [`NOT_KEPT`] for
+    /// the others. A null-window search at `t` stops at every other
+    /// position (see `Searcher::line_key`), so of a line of open positions
+    /// only those in the current one's open component can still recur.
+    pub fn open_components(&self, lo: &[i32], hi: &[i32], t: i32) -> Vec<u32> {
+        let open = |v: usize| lo[v] < t && t <= hi[v];
+        components_where(&self.starts, &self.targets, open).0
+    }
+
     pub fn children(&self, v: usize) -> &[u32] {
         &self.targets[self.starts[v] as usize..self.starts[v + 1] as usize]
     }
@@ -366,6 +377,9 @@ impl<G: SolveGame> Graph<G> {
     }
 }
 
+/// The component of a node left out of [`components_where`].
+pub(crate) const NOT_KEPT: u32 = u32::MAX;
+
 /// Scratch space of [`Graph::solve_component`], reused across components.
 #[derive(Default)]
 struct Work {
@@ -395,7 +409,17 @@ impl Work {
 /// node's component (numbered in the order they complete, so every edge
 /// goes to the same component or a smaller one) and each component's size.
 fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    const NONE: u32 = u32::MAX;
+    components_where(starts, targets, |_| true)
+}
+
+/// [`components`] of the subgraph induced on the nodes `keep` holds; the
+/// others get [`NOT_KEPT`].
+fn components_where(
+    starts: &[u32],
+    targets: &[u32],
+    keep: impl Fn(usize) -> bool,
+) -> (Vec<u32>, Vec<u32>) {
+    const NONE: u32 = NOT_KEPT;
     let n = starts.len() - 1;
     let mut index = vec![NONE; n];
     let mut low = vec![0u32; n];
@@ -407,7 +431,7 @@ fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
     // (node, next edge to look at)
     let mut calls: Vec<(u32, u32)> = Vec::new();
     for root in 0..n {
-        if index[root] != NONE {
+        if index[root] != NONE || !keep(root) {
             continue;
         }
         calls.push((root as u32, starts[root]));
@@ -421,6 +445,9 @@ fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
             if *e < starts[v + 1] {
                 let w = targets[*e as usize] as usize;
                 *e += 1;
+                if !keep(w) {
+                    continue;
+                }
                 if index[w] == NONE {
                     index[w] = next;
                     low[w] = next;
@@ -458,7 +485,22 @@ fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
 
 #[cfg(test)]
 mod tests {
-    use super::components;
+    use super::{NOT_KEPT, components, components_where};
+
+    #[test]
+    fn components_where_leave_out_the_nodes_not_kept() {
+        // The cycle 0 -> 1 -> 2 -> 0, then without node 1.
+        let starts = [0, 1, 2, 3];
+        let targets = [1, 2, 0];
+        let (all, sizes) = components(&starts, &targets);
+        assert!(all[0] == all[1] && all[1] == all[2]);
+        assert_eq!(sizes, [3]);
+        let (some, sizes) = components_where(&starts, &targets, |v| v != 1);
+        assert_eq!(some[1], NOT_KEPT);
+        assert_ne!(some[0], some[2]);
+        assert!(some[0] != NOT_KEPT && some[2] != NOT_KEPT);
+        assert_eq!(sizes, [1, 1]);
+    }
 
     #[test]
     fn components_are_numbered_sinks_first() {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::graph::{Graph, GraphError, line_bounds};
+use super::graph::{Graph, GraphError, NOT_KEPT, line_bounds};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -170,6 +170,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         graph,
         entry_bounds,
         root_move_bounds,
+        open: Default::default(),
         busy: Busy::new(threads),
         abort: AtomicBool::new(false),
         stop: opts.stop.clone(),
@@ -186,7 +187,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let banked = pos.banked();
     s.lower = banked - spread;
     s.upper = banked + spread;
-    if let Some((lo, hi)) = s.entry_bounds(pos) {
+    if let Some(v) = s.node_of(pos) {
+        let (lo, hi) = s.entry_bounds(v, pos.side_to_move());
         s.lower = s.lower.max(lo);
         s.upper = s.upper.min(hi);
     }
@@ -409,6 +411,8 @@ struct Shared<'a, G: SolveGame> {
     /// of the legal moves, for the line that holds only the root
     /// ([`Graph::root_move_bounds`]).
     root_move_bounds: Vec<(i32, i32)>,
+    /// [`Graph::open_components`] of each threshold a pass has tested.
+    open: parking_lot::Mutex<rustc_hash::FxHashMap<i32, Arc<Vec<u32>>>>,
     busy: Busy,
     /// Set when one thread has finished the pass: the others give up theirs.
     abort: AtomicBool,
@@ -434,6 +438,17 @@ struct Searcher<'a, G: SolveGame> {
     /// `history`, with its node, for the bounds below a line
     /// ([`line_bounds`]).
     line_pay: Vec<(u32, i32)>,
+    /// The threshold (South's view) of the pass being searched and its
+    /// open components, once the graph is built.
+    open: Option<(i32, Arc<Vec<u32>>)>,
+    /// With a graph, per entry of the line, what finds a node's key in
+    /// constant time however long the line ([`Searcher::line_at`]).
+    marks: Vec<Mark>,
+    /// With a graph, whether each node is on the line.
+    on_line: Vec<bool>,
+    /// With a graph, the line's positions in each open component of the
+    /// pass's threshold, folded.
+    open_sets: rustc_hash::FxHashMap<u32, u64>,
     nodes: u64,
     tbhits: u64,
     /// What a helper has already added to the shared counts.
@@ -459,9 +474,24 @@ struct Searcher<'a, G: SolveGame> {
 
 type Buffers<G> = (
     Vec<<G as crate::game::Game>::Move>,
-    Vec<(G, i32, usize)>,
+    Vec<(G, i32, usize, Option<usize>)>,
     Vec<usize>,
 );
+
+/// What [`Searcher::enter`] notes of each entry of the line where the
+/// graph is built.
+#[derive(Clone, Copy, Default)]
+struct Mark {
+    /// The first entry of its run (its component's latest positions).
+    run_start: u32,
+    /// How many entries up to this one are decided at the pass's
+    /// threshold (not in an open component).
+    decided: u32,
+    /// The hashes of the entries up to this one, folded.
+    folded: u64,
+    /// Its open component at the pass's threshold.
+    label: u32,
+}
 
 impl<'a, G: SolveGame> Searcher<'a, G> {
     fn new(
@@ -475,6 +505,13 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             id,
             history,
             line_pay: Vec::new(),
+            open: None,
+            marks: Vec::new(),
+            on_line: sh
+                .graph
+                .as_ref()
+                .map_or(Vec::new(), |g| vec![false; g.nodes.len()]),
+            open_sets: Default::default(),
             nodes: 0,
             tbhits: 0,
             flushed: (0, 0),
@@ -536,6 +573,8 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// others give up.
     fn pass(&mut self, pos: &G, beta: i32) -> i32 {
         let sh = self.sh;
+        let t = Self::threshold(pos.side_to_move(), beta - 1);
+        self.open_for(t);
         if sh.threads == 1 {
             return self.search(pos, beta - 1, beta, 0);
         }
@@ -557,6 +596,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                     .stack_size(crate::protocol::solve::STACK)
                     .spawn_scoped(scope, move || {
                         let mut h = Searcher::new(sh, id, history, None);
+                        h.open_for(t);
                         let v = h.search(pos, beta - 1, beta, 0);
                         h.flush();
                         if !h.stopped {
@@ -587,7 +627,8 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// Whether the root move `mv` reaches `value`.
     fn reaches(&mut self, pos: &G, mv: G::Move, value: i32) -> bool {
         let child = pos.play(mv);
-        self.enter(pos);
+        self.open_for(Self::threshold(pos.side_to_move(), value - 1));
+        self.enter(pos, self.node_of(pos));
         let v = if child.side_to_move() == pos.side_to_move() {
             self.search(&child, value - 1, value, 1)
         } else {
@@ -609,13 +650,30 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         })
     }
 
-    fn enter(&mut self, pos: &G) {
-        if G::CAN_REPEAT {
-            self.history.push((pos.hash(), self.group(pos)));
-            if let Some(g) = &self.sh.graph {
-                let v = self.node(g, pos);
-                self.line_pay.push((v as u32, g.repetition_south(v)));
+    /// Puts `pos` (graph node `node`, where the graph is built) on the line.
+    fn enter(&mut self, pos: &G, node: Option<usize>) {
+        if !G::CAN_REPEAT {
+            return;
+        }
+        let hash = pos.hash();
+        let group = self.group(pos, node);
+        let same_run = self.history.last().is_some_and(|&(_, c)| c == group);
+        self.history.push((hash, group));
+        if let (Some(g), Some(v)) = (&self.sh.graph, node) {
+            self.line_pay.push((v as u32, g.repetition_south(v)));
+            let label = self.open.as_ref().map_or(NOT_KEPT, |(_, l)| l[v]);
+            let i = self.marks.len() as u32;
+            let before = self.marks.last().copied().unwrap_or_default();
+            self.marks.push(Mark {
+                run_start: if same_run { before.run_start } else { i },
+                decided: before.decided + u32::from(label == NOT_KEPT),
+                folded: before.folded ^ hash,
+                label,
+            });
+            if label != NOT_KEPT {
+                *self.open_sets.entry(label).or_insert(0) ^= hash;
             }
+            self.on_line[v] = true;
         }
     }
 
@@ -623,29 +681,32 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// latest run of positions in the same group as it: its component of
     /// the graph, or without a graph its seeds in play (a capture takes
     /// seeds out of play for good, so nothing before it recurs).
-    fn group(&self, pos: &G) -> u32 {
-        match &self.sh.graph {
-            Some(g) => g.comp[self.node(g, pos)],
-            None => pos.seeds_in_play(),
+    fn group(&self, pos: &G, node: Option<usize>) -> u32 {
+        match (&self.sh.graph, node) {
+            (Some(g), Some(v)) => g.comp[v],
+            _ => pos.seeds_in_play(),
         }
     }
 
-    fn node(&self, g: &Graph<G>, pos: &G) -> usize {
-        g.node_of(pos)
-            .expect("the graph holds every position reachable from the root") as usize
+    /// The graph's node of a position, where the graph is built.
+    fn node_of(&self, pos: &G) -> Option<usize> {
+        let g = self.sh.graph.as_ref()?;
+        Some(
+            g.node_of(pos)
+                .expect("the graph holds every position reachable from the root")
+                as usize,
+        )
     }
 
-    /// Bounds (side to move's view) on the value of a position whose line
-    /// holds nothing of its component, where the graph is built.
-    fn entry_bounds(&self, pos: &G) -> Option<(i32, i32)> {
-        let g = self.sh.graph.as_ref()?;
-        let v = self.node(g, pos);
+    /// Bounds (side to move's view) on the value of node `v` of the graph
+    /// for a line that holds nothing of its component.
+    fn entry_bounds(&self, v: usize, side: crate::game::Side) -> (i32, i32) {
         let (lo, hi) = (self.sh.entry_bounds.0[v], self.sh.entry_bounds.1[v]);
-        Some(if pos.side_to_move() == crate::game::Side::South {
+        if side == crate::game::Side::South {
             (lo, hi)
         } else {
             (-hi, -lo)
-        })
+        }
     }
 
     /// The positions on the line before a position of `group` that it could
@@ -663,12 +724,99 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         set
     }
 
-    fn leave(&mut self) {
-        if G::CAN_REPEAT {
-            self.history.pop();
-            if self.sh.graph.is_some() {
-                self.line_pay.pop();
+    /// The threshold (South's view) a null-window node tests: South to move
+    /// asks whether he gets `alpha + 1`, North whether South stays below
+    /// `-alpha`.
+    fn threshold(side: crate::game::Side, alpha: i32) -> i32 {
+        if side == crate::game::Side::South {
+            alpha + 1
+        } else {
+            -alpha
+        }
+    }
+
+    /// Makes [`Searcher::open`] that of threshold `t`, computing it the
+    /// first time any thread needs it.
+    fn open_for(&mut self, t: i32) {
+        let Some(g) = &self.sh.graph else { return };
+        if self.open.as_ref().is_some_and(|(ot, _)| *ot == t) {
+            return;
+        }
+        let labels = self
+            .sh
+            .open
+            .lock()
+            .entry(t)
+            .or_insert_with(|| {
+                let (lo, hi) = &self.sh.entry_bounds;
+                let labels = g.open_components(lo, hi, t);
+                Arc::new(labels)
+            })
+            .clone();
+        self.open = Some((t, labels));
+    }
+
+    /// What of the line a node (graph node `node`, in `group`) at
+    /// threshold `t` (a null-window node of the pass) could still repeat,
+    /// as it goes into the table key.
+    ///
+    /// Where every position of the line's run in the node's component is
+    /// open at `t` ([`Graph::open_components`]), the search below never
+    /// goes on from a position the bounds decide: with such a line
+    /// [`line_bounds`] gives every decided position its bound unchanged
+    /// (no position of the run can lower it), so it is cut at once, and
+    /// the positions the search goes on from are open too. So the play it
+    /// looks at stays among open positions until it stops, and a position
+    /// `h` of the run that it reaches again lies in the node's own open
+    /// component: the run from `h` to the node is made of open positions,
+    /// so each reaches the other. Whether the value reaches `t` therefore
+    /// depends on the run's positions in that open component alone
+    /// (`Line::Open`); only that yes or no holds for every line with the
+    /// same ones, so it is all the table keeps. Otherwise the whole run is
+    /// the key (`Line::Run`), exact for every bound.
+    fn line_at(&self, node: Option<usize>, group: u32, t: Option<i32>) -> Line {
+        let Some(v) = node.filter(|_| self.sh.graph.is_some()) else {
+            return match self.repeatable(group) {
+                0 => Line::Empty,
+                set => Line::Run(set),
+            };
+        };
+        if self.history.last().is_none_or(|&(_, c)| c != group) {
+            return Line::Empty;
+        }
+        let last = *self.marks.last().expect("the graph's line is marked");
+        let before = match last.run_start {
+            0 => Mark::default(),
+            i => self.marks[i as usize - 1],
+        };
+        let open = self
+            .open
+            .as_ref()
+            .filter(|(ot, _)| Some(*ot) == t && last.decided == before.decided);
+        match open {
+            Some((t, labels)) => {
+                let set = match labels[v] {
+                    NOT_KEPT => 0,
+                    l => self.open_sets.get(&l).copied().unwrap_or(0),
+                };
+                Line::Open(set, *t)
             }
+            None => Line::Run(last.folded ^ before.folded),
+        }
+    }
+
+    fn leave(&mut self) {
+        if !G::CAN_REPEAT {
+            return;
+        }
+        let (hash, _) = self.history.pop().expect("leave follows enter");
+        if self.sh.graph.is_some() {
+            let (v, _) = self.line_pay.pop().expect("the graph's line has its nodes");
+            let mark = self.marks.pop().expect("the graph's line is marked");
+            if mark.label != NOT_KEPT {
+                *self.open_sets.entry(mark.label).or_insert(0) ^= hash;
+            }
+            self.on_line[v as usize] = false;
         }
     }
 
@@ -681,47 +829,41 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             || sh.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
-    /// [`Searcher::entry_bounds`] of a position whose line holds positions
-    /// of its component (`group`, `set` not 0): what the line's latest run
-    /// in that component could pay by repeating widens them.
-    fn graph_bounds(&self, pos: &G, group: u32, set: u64) -> Option<(i32, i32)> {
-        if set == 0 {
-            return self.entry_bounds(pos);
+    /// Bounds (side to move's view) on the value of graph node `v`, given
+    /// what its key holds of the line. Below a run that holds a position
+    /// the pass's threshold decides, [`line_bounds`] widens the entry bounds
+    /// by what the run could pay by repeating; below a run of open
+    /// positions it leaves them as they are wherever they decide the
+    /// threshold (see [`Searcher::line_at`]), and elsewhere they decide
+    /// nothing, so the entry bounds serve.
+    fn graph_bounds(&self, v: usize, side: crate::game::Side, line: Line) -> (i32, i32) {
+        let (mut lo, mut hi) = (self.sh.entry_bounds.0[v], self.sh.entry_bounds.1[v]);
+        if let Line::Run(_) = line {
+            let run = self.marks.len() - self.marks.last().map_or(0, |m| m.run_start as usize);
+            (lo, hi) = line_bounds(
+                &self.sh.entry_bounds.0,
+                &self.sh.entry_bounds.1,
+                v,
+                &self.line_pay[self.line_pay.len() - run..],
+            );
         }
-        let g = self.sh.graph.as_ref()?;
-        let v = self.node(g, pos);
-        if self.line_pay.len() == 1 {
-            // A root move, its own line.
-            let (lo, hi) = g
+        if line != Line::Empty && self.line_pay.len() == 1 {
+            // A root move: its own bounds hold as well.
+            let g = self.sh.graph.as_ref().expect("graph bounds need the graph");
+            let (l, h) = g
                 .children(0)
                 .iter()
                 .position(|&w| w as usize == v)
                 .map(|i| self.sh.root_move_bounds[i])
                 .expect("a position after one move is a root move");
-            return Some(if pos.side_to_move() == crate::game::Side::South {
-                (lo, hi)
-            } else {
-                (-hi, -lo)
-            });
+            lo = lo.max(l);
+            hi = hi.min(h);
         }
-        let run = self
-            .history
-            .iter()
-            .rev()
-            .zip(self.line_pay.iter().rev())
-            .take_while(|&(&(_, c), _)| c == group)
-            .count();
-        let (lo, hi) = line_bounds(
-            &self.sh.entry_bounds.0,
-            &self.sh.entry_bounds.1,
-            v,
-            &self.line_pay[self.line_pay.len() - run..],
-        );
-        Some(if pos.side_to_move() == crate::game::Side::South {
+        if side == crate::game::Side::South {
             (lo, hi)
         } else {
             (-hi, -lo)
-        })
+        }
     }
 
     /// Fail-soft alpha-beta to the end of the game. Returns the value (side
@@ -747,9 +889,20 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         if let Some(o) = pos.outcome() {
             return margin(o, side);
         }
+        let node = if G::CAN_REPEAT {
+            self.node_of(pos)
+        } else {
+            None
+        };
         if G::CAN_REPEAT && ply > 0 {
-            let h = pos.hash();
-            if self.history.iter().any(|&(x, _)| x == h) {
+            let repeated = match node {
+                Some(v) => self.on_line[v],
+                None => {
+                    let h = pos.hash();
+                    self.history.iter().any(|&(x, _)| x == h)
+                }
+            };
+            if repeated {
                 // A game without a repetition rule (En Dodoi) could go round
                 // for ever: endless play shares the seeds left, the databases'
                 // convention.
@@ -761,11 +914,16 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         }
         let banked = pos.banked();
         let spread = pos.seeds_in_play() as i32;
-        let group = if G::CAN_REPEAT { self.group(pos) } else { 0 };
-        let set = if G::CAN_REPEAT {
-            self.repeatable(group)
+        let group = if G::CAN_REPEAT {
+            self.group(pos, node)
         } else {
             0
+        };
+        let t = (beta == alpha + 1).then(|| Self::threshold(side, alpha));
+        let line = if G::CAN_REPEAT {
+            self.line_at(node, group, t)
+        } else {
+            Line::Empty
         };
         if ply > 0 {
             // Futility: the seeds in play cannot carry the value across the
@@ -783,18 +941,27 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                 return banked + v;
             }
         }
-        let key = with_set(pos.solve_key(), set);
+        let key = line.key(pos.solve_key());
         let mut tt_move = None;
         let (mut lo, mut hi) = (banked - spread, banked + spread);
-        if G::CAN_REPEAT
-            && let Some((l, h)) = self.graph_bounds(pos, group, set)
-        {
+        if let Some(v) = node {
+            let (l, h) = self.graph_bounds(v, side, line);
             lo = lo.max(l);
             hi = hi.min(h);
         }
         if let Some(p) = sh.tt.probe(key) {
-            lo = lo.max(p.lo + banked);
-            hi = hi.min(p.hi + banked);
+            if line.only_threshold() {
+                // Only whether the value reaches the window holds here.
+                if p.lo + banked >= beta {
+                    lo = lo.max(beta);
+                }
+                if p.hi + banked <= alpha {
+                    hi = hi.min(alpha);
+                }
+            } else {
+                lo = lo.max(p.lo + banked);
+                hi = hi.min(p.hi + banked);
+            }
             tt_move = p.mv;
         }
         if ply > 0 {
@@ -831,23 +998,59 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             } else {
                 -child.banked() - banked
             };
-            let order = if Some(i) == tt_move { i32::MAX } else { gain };
-            children.push((child, order, i));
+            let order = if Some(i) == tt_move { 1 << 20 } else { gain };
+            // Where the graph gives bounds: a move they already prove good
+            // enough first (it ends the node without a search), one they
+            // prove too weak last, the others by their bounds.
+            let child_node = if node.is_some() {
+                self.node_of(&child)
+            } else {
+                None
+            };
+            let order = match child_node {
+                Some(w) => {
+                    // A move back to the line ends the game: its bounds are
+                    // what that repetition pays.
+                    let (l, h) = if self.on_line[w] {
+                        let pay = sh.graph.as_ref().map_or(0, |g| g.repetition_south(w));
+                        let pay = if side == crate::game::Side::South {
+                            pay
+                        } else {
+                            -pay
+                        };
+                        (pay, pay)
+                    } else {
+                        self.entry_bounds(w, side)
+                    };
+                    let tier = if l >= beta {
+                        2
+                    } else if h <= alpha {
+                        0
+                    } else {
+                        1
+                    };
+                    (tier << 24) + (order << 2) + (l + h).clamp(-3, 3)
+                }
+                None => order,
+            };
+            children.push((child, order, i, child_node));
         }
 
         if ply > 0 && spread as u32 >= sh.etc_min_seeds {
             // Enhanced transposition cutoff: a child the table already
             // proves good enough ends the node before any search.
-            for (child, _, i) in &children {
+            self.enter(pos, node);
+            let mut cut = None;
+            for (child, _, i, child_node) in &children {
                 if child.outcome().is_some() {
                     continue;
                 }
-                let child_set = if G::CAN_REPEAT && self.group(child) == group {
-                    set ^ pos.hash()
+                let child_line = if G::CAN_REPEAT {
+                    self.line_at(*child_node, self.group(child, *child_node), t)
                 } else {
-                    0
+                    Line::Empty
                 };
-                if let Some(p) = sh.tt.probe(with_set(child.solve_key(), child_set)) {
+                if let Some(p) = sh.tt.probe(child_line.key(child.solve_key())) {
                     let cb = child.banked();
                     let v = if child.side_to_move() == side {
                         p.lo + cb
@@ -855,16 +1058,22 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                         -(p.hi + cb)
                     };
                     if v >= beta {
-                        sh.tt.store(key, v - banked, i32::MAX, Some(*i), 1);
-                        self.buffers[ply] = (moves, children, deferred);
-                        return v;
+                        cut = Some((if child_line.only_threshold() { beta } else { v }, *i));
+                        break;
                     }
                 }
+            }
+            self.leave();
+            if let Some((v, i)) = cut {
+                let stored = if line.only_threshold() { beta } else { v };
+                sh.tt.store(key, stored - banked, i32::MAX, Some(i), 1);
+                self.buffers[ply] = (moves, children, deferred);
+                return v;
             }
         }
 
         children.sort_by_key(|c| std::cmp::Reverse(c.1));
-        self.enter(pos);
+        self.enter(pos, node);
         let defer = sh.threads > 1 && ply < DEFER_PLIES;
         deferred.clear();
         let mut best = i32::MIN;
@@ -889,7 +1098,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             } else {
                 break;
             };
-            let (child, _, i) = &children[j];
+            let (child, _, i, _) = &children[j];
             searched += 1;
             if ply == 0 {
                 self.root_moves = (searched, children.len());
@@ -927,9 +1136,16 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             self.root_best = best_move;
         }
         // The key holds the positions this one could repeat, so the value
-        // holds wherever the key comes back.
+        // holds wherever the key comes back (under `Line::Open` only as an
+        // answer to the pass's question).
         let work = self.nodes - nodes_before;
-        if best >= beta {
+        if line.only_threshold() {
+            if best >= beta {
+                sh.tt.store(key, beta - banked, i32::MAX, best_move, work);
+            } else {
+                sh.tt.store(key, i32::MIN, alpha - banked, best_move, work);
+            }
+        } else if best >= beta {
             sh.tt.store(key, best - banked, i32::MAX, best_move, work);
         } else if best <= alpha {
             sh.tt.store(key, i32::MIN, best - banked, best_move, work);
@@ -940,6 +1156,38 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         best
     }
 }
+
+/// What of the line a node's table key holds (see [`Searcher::line_key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// Nothing of the node's group: its value does not depend on the line.
+    Empty,
+    /// The positions of the line's run in its group, folded.
+    Run(u64),
+    /// The run's positions in the node's open component at threshold `t`,
+    /// folded (0 when there are none): the table then holds only whether
+    /// the value reaches `t`.
+    Open(u64, i32),
+}
+
+impl Line {
+    fn key(self, key: u64) -> u64 {
+        match self {
+            Line::Empty | Line::Open(0, _) => key,
+            Line::Run(set) => with_set(key, set),
+            Line::Open(set, t) => {
+                key ^ crate::variants::mix_words(&[set, t as u32 as u64, OPEN_TAG])
+            }
+        }
+    }
+
+    fn only_threshold(self) -> bool {
+        matches!(self, Line::Open(..))
+    }
+}
+
+/// Keeps the keys of [`Line::Open`] apart from those of [`Line::Run`].
+const OPEN_TAG: u64 = 0x6F70_656E_5F6C_696E;
 
 /// The table key of a position reached with `set` (see
 /// [`Searcher::repeatable`]) before it: the position's own key when the set

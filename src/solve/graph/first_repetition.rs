@@ -543,6 +543,74 @@ mod tests {
         Some(v.clamp(alpha, beta))
     }
 
+    /// The search keys a null-window node below a line of open positions
+    /// on the part of the line in the node's open component alone
+    /// (`Searcher::line_at`): the brute force's answer from every line of
+    /// up to three such positions of one component must not change when
+    /// the line's other positions are dropped.
+    #[test]
+    fn a_line_of_open_positions_counts_only_in_its_open_component() {
+        use super::super::NOT_KEPT;
+        let (mut compared, mut dropped) = (0, 0);
+        for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
+            for rules in [RuleSet::Awari, RuleSet::Abapa] {
+                let start = Oware::start(&OwareRules {
+                    houses,
+                    seeds,
+                    rules,
+                    repetition: Repetition::OwnSide,
+                });
+                let g = Graph::build(&start, 1 << 20, &|| false).unwrap();
+                let (lo, hi) = g.repetition_bounds();
+                let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
+                for t in least + 1..=most {
+                    let labels = g.open_components(&lo, &hi, t);
+                    for u in 0..g.nodes.len() {
+                        if labels[u] == NOT_KEPT {
+                            continue;
+                        }
+                        let mut stack = vec![vec![u]];
+                        while let Some(line) = stack.pop() {
+                            let last = *line.last().unwrap();
+                            for &w in g.children(last) {
+                                let w = w as usize;
+                                if g.comp[w] != g.comp[u] || line.contains(&w) {
+                                    continue;
+                                }
+                                let answer = |line: &[usize]| {
+                                    let mut path: Vec<Oware> =
+                                        line.iter().map(|&h| g.nodes[h]).collect();
+                                    path.push(g.nodes[w]);
+                                    brute(&mut path, t - 1, t, &mut 2_000).map(|x| x >= t)
+                                };
+                                let kept: Vec<usize> = line
+                                    .iter()
+                                    .copied()
+                                    .filter(|&h| labels[h] != NOT_KEPT && labels[h] == labels[w])
+                                    .collect();
+                                if let (Some(a), Some(b)) = (answer(&line), answer(&kept)) {
+                                    assert_eq!(
+                                        a, b,
+                                        "{houses}x{seeds} {rules:?} at {t}: line {line:?} then {w}, kept {kept:?}"
+                                    );
+                                    compared += 1;
+                                    dropped += usize::from(kept.len() < line.len());
+                                }
+                                if line.len() < 3 && labels[w] != NOT_KEPT {
+                                    let mut longer = line.clone();
+                                    longer.push(w);
+                                    stack.push(longer);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        eprintln!("{compared} lines compared, {dropped} with positions dropped");
+        assert!(dropped > 100, "only {dropped} lines had positions to drop");
+    }
+
     impl Graph<Oware> {
         /// The bounds of the games in which every repetition of a component
         /// pays its least (most) repetition pay: what the co-Büchi bounds
