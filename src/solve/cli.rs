@@ -56,10 +56,13 @@ pub struct SolveArgs {
     pub etc_seeds: Option<u32>,
     /// Games whose positions repeat (Oware): build the graph of the
     /// positions reachable from the one solved when there are at most this
-    /// many (about 80 bytes each), to solve the split rule without a search
-    /// and to key the table on less of the line; 0 never builds it.
-    #[arg(long, default_value_t = 4_000_000)]
-    pub graph_positions: usize,
+    /// many (about 110 bytes each with what the search keeps of them), to
+    /// solve the split rule without a search and to key the table on less
+    /// of the line; 0 never builds it. Default: one position for every 512
+    /// bytes of free memory, between 4 and 40 million (Oware 4x3 has 31.7
+    /// million).
+    #[arg(long)]
+    pub graph_positions: Option<usize>,
     /// The first guess of MTD(f) (South's view); by default a quick search
     /// makes one.
     #[arg(long, allow_hyphen_values = true)]
@@ -643,6 +646,15 @@ pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
     (mb as usize).min(cap)
 }
 
+/// The default `--graph-positions` with `available` bytes of memory free:
+/// 512 bytes a position (the graph and what the search keeps of it take
+/// about 110, measured on Oware 4x3, and the table wants the rest), at
+/// least the 4 million the engine's `go solve` takes, at most 40 million,
+/// since beyond that the graph alone takes minutes to build.
+pub fn fitted_graph_positions(available: u64) -> usize {
+    (available / 512).clamp(4_000_000, 40_000_000) as usize
+}
+
 /// Solves `pos` (after the positions `history`) with the command line's
 /// table and guesses, the progress on stderr.
 fn solve_reporting<G: SolveGame>(
@@ -655,11 +667,20 @@ fn solve_reporting<G: SolveGame>(
     let hash_mb = args
         .hash
         .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row()));
-    eprintln!("table: {hash_mb} MiB");
+    if G::CAN_REPEAT && db.is_none() && args.hash.is_none() {
+        eprintln!(
+            "table: {hash_mb} MiB (128 bytes a position if a graph of more than 4 M is built)"
+        );
+    } else {
+        eprintln!("table: {hash_mb} MiB");
+    }
     let mut opts = SolveOptions {
         hash_mb,
         all_best: args.all_best,
-        graph_budget: args.graph_positions,
+        graph_budget: args
+            .graph_positions
+            .unwrap_or_else(|| fitted_graph_positions(super::cache::available_memory())),
+        table_fits_graph: args.hash.is_none(),
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         history,
         threads: super::egtb::threads_or_cores(args.threads),
@@ -984,6 +1005,22 @@ impl SolveVisitor for DbOf {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_default_graph_budget_fits_the_memory() {
+        // Oware 4x3's 31.7 M positions fit on a machine with 20 GiB free,
+        // and a small one still builds the graphs of 3x3 and 4x2.
+        assert_eq!(super::fitted_graph_positions(20 << 30), 40_000_000);
+        assert_eq!(super::fitted_graph_positions(16 << 30), 33_554_432);
+        assert_eq!(super::fitted_graph_positions(1 << 30), 4_000_000);
+        // The table of a search on the graph: 4 GiB for 4x3's positions
+        // with 20 GiB free, a quarter of the memory on a small machine.
+        let table = super::super::search::graph_table_mb;
+        assert_eq!(table(31_716_643, 20 << 30), 4096);
+        assert_eq!(table(31_716_643, 4 << 30), 1024);
+        assert_eq!(table(8_000_000, 20 << 30), 1024);
+        assert_eq!(table(1_774_635, 20 << 30), 1);
+    }
+
     #[test]
     fn the_default_table_fits_the_position() {
         // Kalah(4,3): 24 seeds on 8 pits, C(31,7) = 2,629,575 boards, 42 MB.

@@ -543,6 +543,47 @@ mod tests {
         Some(v.clamp(alpha, beta))
     }
 
+    /// The graph of every position reachable from the start of Oware with
+    /// `houses` houses of `seeds` under the own-side repetition rule.
+    fn own_side_graph(houses: u8, seeds: u8, rules: RuleSet) -> Graph<Oware> {
+        let start = Oware::start(&OwareRules {
+            houses,
+            seeds,
+            rules,
+            repetition: Repetition::OwnSide,
+        });
+        Graph::build(&start, 1 << 20, &|| false).unwrap()
+    }
+
+    /// Calls `visit(line, w)` for every line of one to three positions of
+    /// one component that `keep` holds, each a move from the one before,
+    /// and every move `w` from its last to another position of that
+    /// component not on it.
+    fn for_each_line(
+        g: &Graph<Oware>,
+        keep: impl Fn(usize) -> bool,
+        mut visit: impl FnMut(&[usize], usize),
+    ) {
+        for u in (0..g.nodes.len()).filter(|&u| keep(u)) {
+            let mut stack = vec![vec![u]];
+            while let Some(line) = stack.pop() {
+                let last = *line.last().unwrap();
+                for &w in g.children(last) {
+                    let w = w as usize;
+                    if g.comp[w] != g.comp[u] || line.contains(&w) {
+                        continue;
+                    }
+                    visit(&line, w);
+                    if line.len() < 3 && keep(w) {
+                        let mut longer = line.clone();
+                        longer.push(w);
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
+
     /// The search keys a null-window node below a line of open positions
     /// on the part of the line in the node's open component alone
     /// (`Searcher::line_at`): the brute force's answer from every line of
@@ -554,56 +595,36 @@ mod tests {
         let (mut compared, mut dropped) = (0, 0);
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
-                let start = Oware::start(&OwareRules {
-                    houses,
-                    seeds,
-                    rules,
-                    repetition: Repetition::OwnSide,
-                });
-                let g = Graph::build(&start, 1 << 20, &|| false).unwrap();
+                let g = own_side_graph(houses, seeds, rules);
                 let (lo, hi) = g.repetition_bounds();
                 let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
                 for t in least + 1..=most {
                     let labels = g.open_components(&lo, &hi, t);
-                    for u in 0..g.nodes.len() {
-                        if labels[u] == NOT_KEPT {
-                            continue;
-                        }
-                        let mut stack = vec![vec![u]];
-                        while let Some(line) = stack.pop() {
-                            let last = *line.last().unwrap();
-                            for &w in g.children(last) {
-                                let w = w as usize;
-                                if g.comp[w] != g.comp[u] || line.contains(&w) {
-                                    continue;
-                                }
-                                let answer = |line: &[usize]| {
-                                    let mut path: Vec<Oware> =
-                                        line.iter().map(|&h| g.nodes[h]).collect();
-                                    path.push(g.nodes[w]);
-                                    brute(&mut path, t - 1, t, &mut 2_000).map(|x| x >= t)
-                                };
-                                let kept: Vec<usize> = line
-                                    .iter()
-                                    .copied()
-                                    .filter(|&h| labels[h] != NOT_KEPT && labels[h] == labels[w])
-                                    .collect();
-                                if let (Some(a), Some(b)) = (answer(&line), answer(&kept)) {
-                                    assert_eq!(
-                                        a, b,
-                                        "{houses}x{seeds} {rules:?} at {t}: line {line:?} then {w}, kept {kept:?}"
-                                    );
-                                    compared += 1;
-                                    dropped += usize::from(kept.len() < line.len());
-                                }
-                                if line.len() < 3 && labels[w] != NOT_KEPT {
-                                    let mut longer = line.clone();
-                                    longer.push(w);
-                                    stack.push(longer);
-                                }
+                    for_each_line(
+                        &g,
+                        |v| labels[v] != NOT_KEPT,
+                        |line, w| {
+                            let answer = |line: &[usize]| {
+                                let mut path: Vec<Oware> =
+                                    line.iter().map(|&h| g.nodes[h]).collect();
+                                path.push(g.nodes[w]);
+                                brute(&mut path, t - 1, t, &mut 2_000).map(|x| x >= t)
+                            };
+                            let kept: Vec<usize> = line
+                                .iter()
+                                .copied()
+                                .filter(|&h| labels[h] == labels[w])
+                                .collect();
+                            if let (Some(a), Some(b)) = (answer(line), answer(&kept)) {
+                                assert_eq!(
+                                    a, b,
+                                    "{houses}x{seeds} {rules:?} at {t}: line {line:?} then {w}, kept {kept:?}"
+                                );
+                                compared += 1;
+                                dropped += usize::from(kept.len() < line.len());
                             }
-                        }
-                    }
+                        },
+                    );
                 }
             }
         }
@@ -643,13 +664,7 @@ mod tests {
     fn bounds_hold_the_literal_value_and_beat_least_and_most() {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
-                let start = Oware::start(&OwareRules {
-                    houses,
-                    seeds,
-                    rules,
-                    repetition: Repetition::OwnSide,
-                });
-                let g = Graph::build(&start, 1 << 20, &|| false).unwrap();
+                let g = own_side_graph(houses, seeds, rules);
                 let (lo, hi) = g.repetition_bounds();
                 // Each threshold's game on the region won at the one before
                 // gives the same bounds as on the whole component.
@@ -691,39 +706,27 @@ mod tests {
                 // node: line_bounds against the brute force from that line.
                 let mut lines = 0;
                 if g.nodes.len() <= 5_000 {
-                    for u in 0..g.nodes.len() {
-                        let mut stack = vec![vec![u]];
-                        while let Some(line) = stack.pop() {
-                            let last = *line.last().unwrap();
-                            for &w in g.children(last) {
-                                let w = w as usize;
-                                if g.comp[w] != g.comp[u] || line.contains(&w) {
-                                    continue;
-                                }
-                                let run: Vec<(u32, i32)> = line
-                                    .iter()
-                                    .map(|&h| (h as u32, g.repetition_south(h)))
-                                    .collect();
-                                let (l, h) = line_bounds(&lo, &hi, w, &run);
-                                let mut path: Vec<Oware> =
-                                    line.iter().map(|&h| g.nodes[h]).collect();
-                                path.push(g.nodes[w]);
-                                let mut budget = 2_000;
-                                if let Some(x) = brute(&mut path, -100, 100, &mut budget) {
-                                    assert!(
-                                        l <= x && x <= h,
-                                        "{houses}x{seeds} {rules:?} line {line:?} then {w}: {x} outside [{l}, {h}]"
-                                    );
-                                    lines += 1;
-                                }
-                                if line.len() < 3 {
-                                    let mut longer = line.clone();
-                                    longer.push(w);
-                                    stack.push(longer);
-                                }
+                    for_each_line(
+                        &g,
+                        |_| true,
+                        |line, w| {
+                            let run: Vec<(u32, i32)> = line
+                                .iter()
+                                .map(|&h| (h as u32, g.repetition_south(h)))
+                                .collect();
+                            let (l, h) = line_bounds(&lo, &hi, w, &run);
+                            let mut path: Vec<Oware> = line.iter().map(|&h| g.nodes[h]).collect();
+                            path.push(g.nodes[w]);
+                            let mut budget = 2_000;
+                            if let Some(x) = brute(&mut path, -100, 100, &mut budget) {
+                                assert!(
+                                    l <= x && x <= h,
+                                    "{houses}x{seeds} {rules:?} line {line:?} then {w}: {x} outside [{l}, {h}]"
+                                );
+                                lines += 1;
                             }
-                        }
-                    }
+                        },
+                    );
                 }
                 eprintln!(
                     "{houses}x{seeds} {rules:?}: {} nodes, {exact} exact, {checked} checked, {lines} lines",
