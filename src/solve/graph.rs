@@ -133,7 +133,7 @@ impl<G: SolveGame> Graph<G> {
     /// (`lo`, `hi`, South's view) leave open whether South gets at least
     /// `t`, with only the moves between such positions: [`NOT_KEPT`] for
     /// the others. A null-window search at `t` stops at every other
-    /// position (see `Searcher::line_key`), so of a line of open positions
+    /// position (see `Searcher::line_at`), so of a line of open positions
     /// only those in the current one's open component can still recur.
     pub fn open_components(&self, lo: &[i32], hi: &[i32], t: i32) -> Vec<u32> {
         let open = |v: usize| lo[v] < t && t <= hi[v];

@@ -804,7 +804,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// same ones, so it is all the table keeps. Otherwise the whole run is
     /// the key (`Line::Run`), exact for every bound.
     fn line_at(&self, node: Option<usize>, group: u32, t: Option<i32>) -> Line {
-        let Some(v) = node.filter(|_| self.sh.graph.is_some()) else {
+        let Some(v) = node else {
             return match self.repeatable(group) {
                 0 => Line::Empty,
                 set => Line::Run(set),
@@ -1068,16 +1068,26 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         if ply > 0 && spread as u32 >= sh.etc_min_seeds {
             // Enhanced transposition cutoff: a child the table already
             // proves good enough ends the node before any search.
-            self.enter(pos, node);
+            // With the graph the children's keys come from the line with
+            // this node on it; without, a child in this node's group adds
+            // it to the node's own set.
+            if node.is_some() {
+                self.enter(pos, node);
+            }
             let mut cut = None;
             for (child, _, i, child_node) in &children {
                 if child.outcome().is_some() {
                     continue;
                 }
-                let child_line = if G::CAN_REPEAT {
-                    self.line_at(*child_node, self.group(child, *child_node), t)
-                } else {
-                    Line::Empty
+                let child_line = match (line, *child_node) {
+                    (_, Some(_)) => self.line_at(*child_node, self.group(child, *child_node), t),
+                    (Line::Run(set), None) if self.group(child, None) == group => {
+                        Line::Run(set ^ pos.hash())
+                    }
+                    (Line::Empty, None) if G::CAN_REPEAT && self.group(child, None) == group => {
+                        Line::Run(pos.hash())
+                    }
+                    _ => Line::Empty,
                 };
                 if let Some(p) = sh.tt.probe(child_line.key(child.solve_key())) {
                     let cb = child.banked();
@@ -1092,7 +1102,9 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                     }
                 }
             }
-            self.leave();
+            if node.is_some() {
+                self.leave();
+            }
             if let Some((v, i)) = cut {
                 let stored = if line.only_threshold() { beta } else { v };
                 sh.tt.store(key, stored - banked, i32::MAX, Some(i), 1);
