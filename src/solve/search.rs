@@ -145,6 +145,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let mut graph = None;
     let mut entry_bounds = (Vec::new(), Vec::new());
     let mut root_move_bounds = Vec::new();
+    let mut table = None;
     let mut stopped = false;
     // A solve that starts after a line (a split solve's job) keys on seeds
     // in play, as that line was recorded, and cannot use the graph's
@@ -160,6 +161,15 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 return solve_by_graph(pos, &graph, &moves, opts, start, progress);
             }
             Ok(g) => {
+                // A table of gigabytes takes the kernel many seconds to
+                // hand over zeroed: that runs beside the bounds.
+                if opts.table_fits_graph {
+                    let mb = opts.hash_mb.max(graph_table_mb(
+                        g.nodes.len(),
+                        super::cache::available_memory(),
+                    ));
+                    table = Some(std::thread::spawn(move || Tt::new(mb)));
+                }
                 entry_bounds = g.repetition_bounds();
                 root_move_bounds = g.root_move_bounds(&entry_bounds.0, &entry_bounds.1);
                 graph = Some(g);
@@ -169,15 +179,12 @@ pub fn solve_with_tablebase<G: SolveGame>(
         }
     }
     let threads = opts.threads.max(1);
-    let hash_mb = match &graph {
-        Some(g) if opts.table_fits_graph => opts.hash_mb.max(graph_table_mb(
-            g.nodes.len(),
-            super::cache::available_memory(),
-        )),
-        _ => opts.hash_mb,
+    let tt = match table {
+        Some(t) => t.join().expect("allocating the table does not panic"),
+        None => Tt::new(opts.hash_mb),
     };
     let shared = Shared {
-        tt: Tt::new(hash_mb),
+        tt,
         tb: tablebase,
         graph,
         entry_bounds,
@@ -496,6 +503,9 @@ struct Searcher<'a, G: SolveGame> {
     /// Move, child and deferred-child lists per ply, reused so that nodes
     /// do not allocate.
     buffers: Vec<Buffers<G>>,
+    /// The table keys of a node's children for its transposition cutoffs
+    /// (none for a finished game), and whether each holds only a threshold.
+    etc_keys: Vec<Option<(u64, bool)>>,
     /// Once set, every node returns at once and the pass is thrown away:
     /// a stop, or another thread's finishing the pass.
     stopped: bool,
@@ -554,6 +564,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             root_best: None,
             root_moves: (0, 0),
             buffers: Vec::new(),
+            etc_keys: Vec::new(),
             stopped: false,
         }
     }
@@ -899,6 +910,25 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// to move's view) given the line that led here: the table is keyed on
     /// the position and the positions of the line it could still repeat.
     fn search(&mut self, pos: &G, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let node = if G::CAN_REPEAT {
+            self.node_of(pos)
+        } else {
+            None
+        };
+        self.search_at(pos, node, alpha, beta, ply)
+    }
+
+    /// [`Searcher::search`] of a position whose graph node (where the
+    /// graph is built) the caller knows: a child's is read off its parent's
+    /// moves, a look-up in the graph's index less per node.
+    fn search_at(
+        &mut self,
+        pos: &G,
+        node: Option<usize>,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         if self.stopped {
             return alpha;
         }
@@ -918,11 +948,6 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         if let Some(o) = pos.outcome() {
             return margin(o, side);
         }
-        let node = if G::CAN_REPEAT {
-            self.node_of(pos)
-        } else {
-            None
-        };
         if G::CAN_REPEAT && ply > 0 {
             let repeated = match node {
                 Some(v) => self.on_line[v],
@@ -1031,10 +1056,11 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             // Where the graph gives bounds: a move they already prove good
             // enough first (it ends the node without a search), one they
             // prove too weak last, the others by their bounds.
-            let child_node = if node.is_some() {
-                self.node_of(&child)
-            } else {
-                None
+            // The graph lists a node's children in the order of its legal
+            // moves.
+            let child_node = match (&sh.graph, node) {
+                (Some(g), Some(v)) => Some(g.children(v)[i] as usize),
+                _ => None,
             };
             let order = match child_node {
                 Some(w) => {
@@ -1074,9 +1100,13 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             if node.is_some() {
                 self.enter(pos, node);
             }
-            let mut cut = None;
-            for (child, _, i, child_node) in &children {
+            // All the children's keys first, their table reads started at
+            // once so that the misses overlap, then the probes.
+            let mut keys = std::mem::take(&mut self.etc_keys);
+            keys.clear();
+            for (child, _, _, child_node) in &children {
                 if child.outcome().is_some() {
+                    keys.push(None);
                     continue;
                 }
                 let child_line = match (line, *child_node) {
@@ -1089,7 +1119,16 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                     }
                     _ => Line::Empty,
                 };
-                if let Some(p) = sh.tt.probe(child_line.key(child.solve_key())) {
+                let k = child_line.key(child.solve_key());
+                sh.tt.prefetch(k);
+                keys.push(Some((k, child_line.only_threshold())));
+            }
+            let mut cut = None;
+            for ((child, _, i, _), &k) in children.iter().zip(&keys) {
+                let Some((k, only_threshold)) = k else {
+                    continue;
+                };
+                if let Some(p) = sh.tt.probe(k) {
                     let cb = child.banked();
                     let v = if child.side_to_move() == side {
                         p.lo + cb
@@ -1097,11 +1136,12 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                         -(p.hi + cb)
                     };
                     if v >= beta {
-                        cut = Some((if child_line.only_threshold() { beta } else { v }, *i));
+                        cut = Some((if only_threshold { beta } else { v }, *i));
                         break;
                     }
                 }
             }
+            self.etc_keys = keys;
             if node.is_some() {
                 self.leave();
             }
@@ -1139,7 +1179,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             } else {
                 break;
             };
-            let (child, _, i, _) = &children[j];
+            let (child, _, i, child_node) = &children[j];
             searched += 1;
             if ply == 0 {
                 self.root_moves = (searched, children.len());
@@ -1149,9 +1189,9 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                 sh.busy.enter(busy_key);
             }
             let v = if child.side_to_move() == side {
-                self.search(child, a, beta, ply + 1)
+                self.search_at(child, *child_node, a, beta, ply + 1)
             } else {
-                -self.search(child, -beta, -a, ply + 1)
+                -self.search_at(child, *child_node, -beta, -a, ply + 1)
             };
             if defer {
                 sh.busy.leave(busy_key);

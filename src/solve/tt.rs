@@ -100,6 +100,11 @@ impl Tt {
         &self.buckets[(key & self.mask) as usize]
     }
 
+    /// Starts loading the bucket of `key`.
+    pub fn prefetch(&self, key: u64) {
+        super::prefetch(self.bucket(key));
+    }
+
     pub fn probe(&self, key: u64) -> Option<Probe> {
         self.bucket(key).iter().find_map(|e| match e.read() {
             (k, Some(d)) if k == key => Some(Probe {

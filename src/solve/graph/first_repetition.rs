@@ -74,9 +74,9 @@ impl<G: SolveGame> Graph<G> {
         self.repetition_bounds_by(true)
     }
 
-    /// [`Graph::repetition_bounds`], each threshold's game played on the
-    /// region won at the one before (`restrict`) or on the whole component.
-    fn repetition_bounds_by(&self, restrict: bool) -> (Vec<i32>, Vec<i32>) {
+    /// [`Graph::repetition_bounds`], the thresholds split in halves
+    /// (`split`) or each threshold's game played on the whole component.
+    fn repetition_bounds_by(&self, split: bool) -> (Vec<i32>, Vec<i32>) {
         let n = self.nodes.len();
         let mut lo = vec![0i32; n];
         let mut hi = vec![0i32; n];
@@ -85,7 +85,6 @@ impl<G: SolveGame> Graph<G> {
             local: vec![u32::MAX; n],
             ..Arena::default()
         };
-        let mut scratch = Scratch::default();
         for c in 0..self.comp_size.len() {
             let nodes = &members[first[c] as usize..first[c + 1] as usize];
             let v = nodes[0] as usize;
@@ -113,7 +112,7 @@ impl<G: SolveGame> Graph<G> {
                 continue;
             }
             arena.load(self, c, nodes, None, &lo, &hi);
-            arena.solve(nodes, &mut lo, &mut hi, &mut scratch, restrict);
+            arena.solve(nodes, &mut lo, &mut hi, split);
         }
         (lo, hi)
     }
@@ -128,9 +127,9 @@ impl<G: SolveGame> Graph<G> {
         self.root_move_bounds_by(lo, hi, true)
     }
 
-    /// [`Graph::root_move_bounds`], restricted or not as in
+    /// [`Graph::root_move_bounds`], split or not as in
     /// [`Graph::repetition_bounds_by`].
-    fn root_move_bounds_by(&self, lo: &[i32], hi: &[i32], restrict: bool) -> Vec<(i32, i32)> {
+    fn root_move_bounds_by(&self, lo: &[i32], hi: &[i32], split: bool) -> Vec<(i32, i32)> {
         let c = self.comp[0];
         let nodes: Vec<u32> = (1..self.nodes.len() as u32)
             .filter(|&v| self.comp[v as usize] == c)
@@ -145,7 +144,7 @@ impl<G: SolveGame> Graph<G> {
             lo[0] = pay;
             hi[0] = pay;
             arena.load(self, c as usize, &nodes, Some(0), &lo, &hi);
-            arena.solve(&nodes, &mut lo, &mut hi, &mut Scratch::default(), restrict);
+            arena.solve(&nodes, &mut lo, &mut hi, split);
         }
         self.children(0)
             .iter()
@@ -260,18 +259,13 @@ impl Arena {
     /// threshold and change only where it passes a repetition pay or an
     /// exit's bound, so only those thresholds are tried.
     ///
-    /// With `restrict`, each threshold's game is played only on the region
-    /// the previous threshold's was won on (see [`Arena::cobuchi`]); the
-    /// regions are the same either way, which a test checks.
-    fn solve(
-        &self,
-        nodes: &[u32],
-        lo: &mut [i32],
-        hi: &mut [i32],
-        s: &mut Scratch,
-        restrict: bool,
-    ) {
-        let len = self.len();
+    /// With `split`, the thresholds are split in halves ([`Arena::split`]):
+    /// each node then takes part in about log2 of their number of games
+    /// instead of one per threshold it wins. Without, every threshold's game
+    /// is played on the whole component; the bounds are the same either
+    /// way, which a test checks. South's and North's sides are independent
+    /// and, for a large component, run on two threads.
+    fn solve(&self, nodes: &[u32], lo: &mut [i32], hi: &mut [i32], split: bool) {
         let mut tries: Vec<i32> = self.pay.clone();
         tries.extend(
             self.exit_lo_min
@@ -281,69 +275,171 @@ impl Arena {
         );
         tries.sort_unstable();
         tries.dedup();
-        let mut best = vec![i32::MIN; len];
-        let mut good = vec![false; len];
-        let mut bad = vec![false; len];
-        let mut safe = vec![false; len];
-        // The least try always wins for South: everything pays it.
-        s.region.clear();
-        s.region.extend(0..len as u32);
-        for &k in &tries {
-            for i in 0..len {
-                safe[i] = self.pay[i] >= k;
-                good[i] = self.exit_lo_max[i] != i32::MIN && self.exit_lo_max[i] >= k;
-                bad[i] = self.exit_lo_min[i] != i32::MAX && self.exit_lo_min[i] < k;
-            }
-            let won = self.cobuchi(true, &safe, &good, &bad, s);
-            if won == 0 {
-                break;
-            }
-            for (b, &w) in best.iter_mut().zip(&s.won) {
-                if w {
-                    *b = k;
-                }
-            }
-            s.next_region(restrict);
-        }
-        for (i, &v) in nodes.iter().enumerate() {
-            debug_assert!(best[i] != i32::MIN);
-            lo[v as usize] = best[i];
-        }
-        let mut tries: Vec<i32> = self.pay.clone();
-        tries.extend(
+        // South at threshold k: stay where repetitions pay at least k, or
+        // leave by an exit worth at least k.
+        let south = |i: usize, k: i32| {
+            (
+                self.pay[i] >= k,
+                self.exit_lo_max[i] != i32::MIN && self.exit_lo_max[i] >= k,
+                self.exit_lo_min[i] != i32::MAX && self.exit_lo_min[i] < k,
+            )
+        };
+        let mut ups: Vec<i32> = self.pay.clone();
+        ups.extend(
             self.exit_hi_min
                 .iter()
                 .chain(&self.exit_hi_max)
                 .filter(|&&e| e != i32::MAX && e != i32::MIN),
         );
-        tries.sort_unstable();
-        tries.dedup();
-        best.fill(i32::MAX);
-        // North keeps South under q + 1 for the largest q.
-        s.region.clear();
-        s.region.extend(0..len as u32);
-        for &q in tries.iter().rev() {
-            let k = q + 1;
+        ups.sort_unstable();
+        ups.dedup();
+        // North keeps South under k = q + 1, the largest q first (the
+        // easiest for North).
+        let ks: Vec<i32> = ups.iter().rev().map(|&q| q + 1).collect();
+        let north = |i: usize, k: i32| {
+            (
+                self.pay[i] < k,
+                self.exit_hi_min[i] != i32::MAX && self.exit_hi_min[i] < k,
+                self.exit_hi_max[i] != i32::MIN && self.exit_hi_max[i] >= k,
+            )
+        };
+        let (south_best, north_best) = if self.len() >= PARALLEL_ARENA {
+            std::thread::scope(|scope| {
+                let n = scope.spawn(|| self.hardest_won(false, &ks, &north, split));
+                let s = self.hardest_won(true, &tries, &south, split);
+                (s, n.join().expect("the bounds thread does not panic"))
+            })
+        } else {
+            (
+                self.hardest_won(true, &tries, &south, split),
+                self.hardest_won(false, &ks, &north, split),
+            )
+        };
+        for (i, &v) in nodes.iter().enumerate() {
+            lo[v as usize] = tries[south_best[i]];
+            hi[v as usize] = ks[north_best[i]] - 1;
+        }
+    }
+
+    /// For each node, the index of the hardest of the thresholds `ks`
+    /// (easiest first; the first is won everywhere) at which the player `p`
+    /// (South if `south`) wins his co-Büchi game; `flags(i, k)` says
+    /// whether node `i` is safe for `p` at `k`, has an exit good for `p`,
+    /// and one bad for him.
+    fn hardest_won(
+        &self,
+        south: bool,
+        ks: &[i32],
+        flags: &dyn Fn(usize, i32) -> (bool, bool, bool),
+        split: bool,
+    ) -> Vec<usize> {
+        let len = self.len();
+        let mut s = Scratch::default();
+        let mut best = vec![0usize; len];
+        let mut flag = Flags {
+            safe: vec![false; len],
+            good: vec![false; len],
+            bad: vec![false; len],
+        };
+        let all: Vec<u32> = (0..len as u32).collect();
+        if split {
+            let mut status = vec![IN_PLAY; len];
+            self.split(
+                south,
+                ks,
+                flags,
+                (0, ks.len()),
+                all,
+                &mut status,
+                &mut best,
+                &mut flag,
+                &mut s,
+            );
+            return best;
+        }
+        for (t, &k) in ks.iter().enumerate().skip(1) {
             for i in 0..len {
-                safe[i] = self.pay[i] < k;
-                good[i] = self.exit_hi_min[i] != i32::MAX && self.exit_hi_min[i] < k;
-                bad[i] = self.exit_hi_max[i] != i32::MIN && self.exit_hi_max[i] >= k;
+                (flag.safe[i], flag.good[i], flag.bad[i]) = flags(i, k);
             }
-            let won = self.cobuchi(false, &safe, &good, &bad, s);
-            if won == 0 {
+            s.region.clone_from(&all);
+            if self.cobuchi(south, &flag, &mut s) == 0 {
                 break;
             }
             for (b, &w) in best.iter_mut().zip(&s.won) {
                 if w {
-                    *b = q;
+                    *b = t;
                 }
             }
-            s.next_region(restrict);
         }
-        for (i, &v) in nodes.iter().enumerate() {
-            debug_assert!(best[i] != i32::MAX);
-            hi[v as usize] = best[i];
+        best
+    }
+
+    /// [`Arena::hardest_won`] for the nodes of `region`, which all win at
+    /// `ks[a]` and lose at `ks[b]` (`b` past the end: at nothing harder):
+    /// the game at the middle threshold splits them into those that win it
+    /// and those that lose it, and each part is solved again in its half.
+    /// `status` marks the nodes outside `region` as won or lost at every
+    /// threshold of `a..b`. A move into one is worth that to whoever makes
+    /// it: a move of `p` to a node he wins is a good exit, one of his
+    /// opponent's to a node `p` loses a bad one. Co-Büchi objectives do
+    /// not depend on a finite prefix, so `p` wins a node of `region` in the
+    /// game so cut down exactly where he wins it in the whole.
+    #[allow(clippy::too_many_arguments)]
+    fn split(
+        &self,
+        south: bool,
+        ks: &[i32],
+        flags: &dyn Fn(usize, i32) -> (bool, bool, bool),
+        (a, b): (usize, usize),
+        region: Vec<u32>,
+        status: &mut [u8],
+        best: &mut [usize],
+        flag: &mut Flags,
+        s: &mut Scratch,
+    ) {
+        if region.is_empty() {
+            return;
         }
+        if b - a == 1 {
+            for &i in &region {
+                best[i as usize] = a;
+            }
+            return;
+        }
+        let mid = (a + b) / 2;
+        for &i in &region {
+            let i = i as usize;
+            let (safe, good, bad) = flags(i, ks[mid]);
+            let mine = self.south[i] == south;
+            flag.safe[i] = safe;
+            flag.good[i] = good || mine && self.succs(i).iter().any(|&j| status[j as usize] == WON);
+            flag.bad[i] = bad || !mine && self.succs(i).iter().any(|&j| status[j as usize] == LOST);
+        }
+        s.region.clone_from(&region);
+        self.cobuchi(south, flag, s);
+        let (won, lost): (Vec<u32>, Vec<u32>) =
+            region.into_iter().partition(|&i| s.won[i as usize]);
+        for &i in &lost {
+            status[i as usize] = LOST;
+        }
+        self.split(
+            south,
+            ks,
+            flags,
+            (mid, b),
+            won.clone(),
+            status,
+            best,
+            flag,
+            s,
+        );
+        for &i in &won {
+            status[i as usize] = WON;
+        }
+        for &i in &lost {
+            status[i as usize] = IN_PLAY;
+        }
+        self.split(south, ks, flags, (a, mid), lost, status, best, flag, s);
     }
 
     /// Where the player `p` (South if `south`) wins the endless game in
@@ -363,14 +459,8 @@ impl Arena {
     /// bad ones) is, so each threshold's game needs only the region won at
     /// the one before. `s.region` is left holding what the opponent wins
     /// in it.
-    fn cobuchi(
-        &self,
-        south: bool,
-        safe: &[bool],
-        good: &[bool],
-        bad: &[bool],
-        s: &mut Scratch,
-    ) -> usize {
+    fn cobuchi(&self, south: bool, flag: &Flags, s: &mut Scratch) -> usize {
+        let (safe, good, bad) = (&flag.safe, &flag.good, &flag.bad);
         let len = self.len();
         let mine = |i: usize| self.south[i] == south;
         s.won.clear();
@@ -402,11 +492,6 @@ impl Arena {
                 } else if bad[i] {
                     0
                 } else {
-                    debug_assert!(
-                        self.succs(i)
-                            .iter()
-                            .all(|&j| s.alive[j as usize] || s.won[j as usize])
-                    );
                     1
                 };
                 if s.count[i] == 0 {
@@ -484,20 +569,24 @@ struct Scratch {
     region: Vec<u32>,
 }
 
-impl Scratch {
-    /// The region of the next threshold's game after one was won on
-    /// `won`: those nodes with `restrict`, else every node.
-    fn next_region(&mut self, restrict: bool) {
-        self.region.clear();
-        if restrict {
-            let won = &self.won;
-            self.region
-                .extend((0..won.len() as u32).filter(|&i| won[i as usize]));
-        } else {
-            self.region.extend(0..self.won.len() as u32);
-        }
-    }
+/// What [`Arena::cobuchi`] knows of each node at one threshold: whether
+/// its repetition is safe for the player, whether he has a good exit there,
+/// and whether his opponent has a bad one for him.
+struct Flags {
+    safe: Vec<bool>,
+    good: Vec<bool>,
+    bad: Vec<bool>,
 }
+
+/// A node of the region [`Arena::split`] is solving, or one outside it
+/// known to be won or lost at every threshold left.
+const IN_PLAY: u8 = 0;
+const WON: u8 = 1;
+const LOST: u8 = 2;
+
+/// Components of at least this many nodes have South's and North's bounds
+/// found on two threads.
+const PARALLEL_ARENA: usize = 50_000;
 
 #[cfg(test)]
 mod tests {
@@ -552,7 +641,7 @@ mod tests {
             rules,
             repetition: Repetition::OwnSide,
         });
-        Graph::build(&start, 1 << 20, &|| false).unwrap()
+        Graph::build(&start, 1 << 21, &|| false).unwrap()
     }
 
     /// Calls `visit(line, w)` for every line of one to three positions of
@@ -630,6 +719,38 @@ mod tests {
         }
         eprintln!("{compared} lines compared, {dropped} with positions dropped");
         assert!(dropped > 100, "only {dropped} lines had positions to drop");
+    }
+
+    #[test]
+    fn split_thresholds_give_the_bounds_of_every_threshold() {
+        // Boards too large for the brute force, with components of many
+        // thousands of positions (and 4x2's, of more than the two threads
+        // take): the halving must find what every threshold's own game does.
+        let mut largest = 0;
+        for (houses, seeds, rules) in [(3, 3, RuleSet::Abapa), (4, 2, RuleSet::Awari)] {
+            let g = own_side_graph(houses, seeds, rules);
+            let biggest = *g.comp_size.iter().max().unwrap() as usize;
+            largest = largest.max(biggest);
+            let (lo, hi) = g.repetition_bounds();
+            let (lo_all, hi_all) = g.repetition_bounds_by(false);
+            let differ = (0..lo.len()).filter(|&v| lo[v] != lo_all[v] || hi[v] != hi_all[v]);
+            assert_eq!(differ.count(), 0, "{houses}x{seeds} {rules:?}");
+            assert_eq!(
+                g.root_move_bounds_by(&lo, &hi, true),
+                g.root_move_bounds_by(&lo, &hi, false),
+                "{houses}x{seeds} {rules:?}"
+            );
+            let open = (0..lo.len()).filter(|&v| lo[v] < hi[v]).count();
+            eprintln!(
+                "{houses}x{seeds} {rules:?}: {} nodes, largest component {biggest}, {open} open",
+                g.nodes.len()
+            );
+            assert!(open > 0 && biggest > 1_000, "{houses}x{seeds} {rules:?}");
+        }
+        assert!(
+            largest >= super::PARALLEL_ARENA,
+            "no component took two threads"
+        );
     }
 
     impl Graph<Oware> {
