@@ -170,8 +170,9 @@ pub fn solve_with_tablebase<G: SolveGame>(
                     ));
                     table = Some(std::thread::spawn(move || Tt::new(mb)));
                 }
-                entry_bounds = g.repetition_bounds();
-                root_move_bounds = g.root_move_bounds(&entry_bounds.0, &entry_bounds.1);
+                let threads = opts.threads.max(1);
+                entry_bounds = g.repetition_bounds(threads);
+                root_move_bounds = g.root_move_bounds(&entry_bounds.0, &entry_bounds.1, threads);
                 graph = Some(g);
             }
             Err(GraphError::Stopped) => stopped = true,

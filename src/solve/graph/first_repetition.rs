@@ -69,20 +69,22 @@ impl<G: SolveGame> Graph<G> {
     /// holds nothing of its component, under a first-repetition rule whose
     /// pay depends on the position repeated ([`Graph::repetition_south`]);
     /// exact where they meet. Components are solved sinks first, each exit
-    /// with the bounds already found for where it leads.
-    pub fn repetition_bounds(&self) -> (Vec<i32>, Vec<i32>) {
-        self.repetition_bounds_by(true)
+    /// with the bounds already found for where it leads. With `threads`
+    /// above 1, a large component's two sides run on two threads.
+    pub fn repetition_bounds(&self, threads: usize) -> (Vec<i32>, Vec<i32>) {
+        self.repetition_bounds_by(true, threads)
     }
 
     /// [`Graph::repetition_bounds`], the thresholds split in halves
     /// (`split`) or each threshold's game played on the whole component.
-    fn repetition_bounds_by(&self, split: bool) -> (Vec<i32>, Vec<i32>) {
+    fn repetition_bounds_by(&self, split: bool, threads: usize) -> (Vec<i32>, Vec<i32>) {
         let n = self.nodes.len();
         let mut lo = vec![0i32; n];
         let mut hi = vec![0i32; n];
         let (first, members) = self.members();
         let mut arena = Arena {
             local: vec![u32::MAX; n],
+            two_threads: threads > 1,
             ..Arena::default()
         };
         for c in 0..self.comp_size.len() {
@@ -123,13 +125,19 @@ impl<G: SolveGame> Graph<G> {
     /// an exit worth what its repetition pays (nothing else of the line
     /// can recur). The co-Büchi argument needs no strong connection, so the
     /// rest of the component is one arena.
-    pub fn root_move_bounds(&self, lo: &[i32], hi: &[i32]) -> Vec<(i32, i32)> {
-        self.root_move_bounds_by(lo, hi, true)
+    pub fn root_move_bounds(&self, lo: &[i32], hi: &[i32], threads: usize) -> Vec<(i32, i32)> {
+        self.root_move_bounds_by(lo, hi, true, threads)
     }
 
     /// [`Graph::root_move_bounds`], split or not as in
     /// [`Graph::repetition_bounds_by`].
-    fn root_move_bounds_by(&self, lo: &[i32], hi: &[i32], split: bool) -> Vec<(i32, i32)> {
+    fn root_move_bounds_by(
+        &self,
+        lo: &[i32],
+        hi: &[i32],
+        split: bool,
+        threads: usize,
+    ) -> Vec<(i32, i32)> {
         let c = self.comp[0];
         let nodes: Vec<u32> = (1..self.nodes.len() as u32)
             .filter(|&v| self.comp[v as usize] == c)
@@ -138,6 +146,7 @@ impl<G: SolveGame> Graph<G> {
         if !nodes.is_empty() {
             let mut arena = Arena {
                 local: vec![u32::MAX; self.nodes.len()],
+                two_threads: threads > 1,
                 ..Arena::default()
             };
             let pay = self.repetition_south(0);
@@ -159,6 +168,8 @@ impl<G: SolveGame> Graph<G> {
 struct Arena {
     /// Local index of each node of the graph in the component loaded.
     local: Vec<u32>,
+    /// Whether a large component may take two threads.
+    two_threads: bool,
     south: Vec<bool>,
     pay: Vec<i32>,
     succ_start: Vec<u32>,
@@ -264,7 +275,7 @@ impl Arena {
     /// instead of one per threshold it wins. Without, every threshold's game
     /// is played on the whole component; the bounds are the same either
     /// way, which a test checks. South's and North's sides are independent
-    /// and, for a large component, run on two threads.
+    /// and, for a large component, run on two threads if allowed.
     fn solve(&self, nodes: &[u32], lo: &mut [i32], hi: &mut [i32], split: bool) {
         let mut tries: Vec<i32> = self.pay.clone();
         tries.extend(
@@ -303,7 +314,7 @@ impl Arena {
                 self.exit_hi_max[i] != i32::MIN && self.exit_hi_max[i] >= k,
             )
         };
-        let (south_best, north_best) = if self.len() >= PARALLEL_ARENA {
+        let (south_best, north_best) = if self.two_threads && self.len() >= PARALLEL_ARENA {
             std::thread::scope(|scope| {
                 let n = scope.spawn(|| self.hardest_won(false, &ks, &north, split));
                 let s = self.hardest_won(true, &tries, &south, split);
@@ -452,13 +463,12 @@ impl Arena {
     /// their attractor for `p`; remove it and repeat until the opponent
     /// reaches his targets from everywhere left.
     ///
-    /// The game is played on the nodes of `s.region` only, every move of
-    /// `p` out of it lost for `p`; the opponent must have no move out of
-    /// it. That is exact when the rest is won by the opponent: a region won
-    /// by `p` at a harder threshold (fewer safe nodes and good exits, more
-    /// bad ones) is, so each threshold's game needs only the region won at
-    /// the one before. `s.region` is left holding what the opponent wins
-    /// in it.
+    /// The game is played on the nodes of `s.region` only: a move of `p`
+    /// out of it counts as lost for `p` (a move he has into a node he wins
+    /// must be marked as a good exit), and a move of the opponent out of it
+    /// as won for `p` (one into a node `p` loses must be marked as a bad
+    /// exit), which is how [`Arena::split`] uses it. `s.region` is left
+    /// holding what the opponent wins in it.
     fn cobuchi(&self, south: bool, flag: &Flags, s: &mut Scratch) -> usize {
         let (safe, good, bad) = (&flag.safe, &flag.good, &flag.bad);
         let len = self.len();
@@ -685,7 +695,7 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds();
+                let (lo, hi) = g.repetition_bounds(2);
                 let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
                 for t in least + 1..=most {
                     let labels = g.open_components(&lo, &hi, t);
@@ -731,13 +741,17 @@ mod tests {
             let g = own_side_graph(houses, seeds, rules);
             let biggest = *g.comp_size.iter().max().unwrap() as usize;
             largest = largest.max(biggest);
-            let (lo, hi) = g.repetition_bounds();
-            let (lo_all, hi_all) = g.repetition_bounds_by(false);
+            let (lo, hi) = g.repetition_bounds(2);
+            assert!(
+                g.repetition_bounds(1) == (lo.clone(), hi.clone()),
+                "one thread"
+            );
+            let (lo_all, hi_all) = g.repetition_bounds_by(false, 1);
             let differ = (0..lo.len()).filter(|&v| lo[v] != lo_all[v] || hi[v] != hi_all[v]);
             assert_eq!(differ.count(), 0, "{houses}x{seeds} {rules:?}");
             assert_eq!(
-                g.root_move_bounds_by(&lo, &hi, true),
-                g.root_move_bounds_by(&lo, &hi, false),
+                g.root_move_bounds_by(&lo, &hi, true, 2),
+                g.root_move_bounds_by(&lo, &hi, false, 1),
                 "{houses}x{seeds} {rules:?}"
             );
             let open = (0..lo.len()).filter(|&v| lo[v] < hi[v]).count();
@@ -786,14 +800,14 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds();
+                let (lo, hi) = g.repetition_bounds(2);
                 // Each threshold's game on the region won at the one before
                 // gives the same bounds as on the whole component.
-                let (lo_all, hi_all) = g.repetition_bounds_by(false);
+                let (lo_all, hi_all) = g.repetition_bounds_by(false, 1);
                 assert!(lo == lo_all && hi == hi_all, "{houses}x{seeds} {rules:?}");
                 assert_eq!(
-                    g.root_move_bounds_by(&lo, &hi, true),
-                    g.root_move_bounds_by(&lo, &hi, false),
+                    g.root_move_bounds_by(&lo, &hi, true, 2),
+                    g.root_move_bounds_by(&lo, &hi, false, 1),
                     "{houses}x{seeds} {rules:?}"
                 );
                 let (least, most) = g.least_most();
