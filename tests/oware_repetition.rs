@@ -107,6 +107,16 @@ fn opts(graph_budget: usize) -> SolveOptions {
     }
 }
 
+/// The same with every open component, however small, decided by its own
+/// threshold games once its exits are searched (by default only large ones
+/// are, which these boards do not have).
+fn opts_resolving(graph_budget: usize) -> SolveOptions {
+    SolveOptions {
+        residual_min: 1,
+        ..opts(graph_budget)
+    }
+}
+
 /// Compares the solver's value and best moves with the brute force on every
 /// reachable position of the board whose brute force takes at most
 /// `budget` positions; returns (positions compared, positions too long for
@@ -139,12 +149,18 @@ fn check_board(
             .filter(|e| e.1 == value)
             .map(|e| e.0)
             .collect();
-        // With the graph of the position (the default), and without it (the
-        // table keyed on every position since the last capture).
-        for graph_budget in [1_000_000, 0] {
-            let got = solve(&pos, &opts(graph_budget), &mut |_| {});
+        // With the graph of the position (the default), with every open
+        // component resolved, and without the graph (the table keyed on
+        // every position since the last capture).
+        for (graph_budget, o) in [
+            (1_000_000, opts(1_000_000)),
+            (1_000_000, opts_resolving(1_000_000)),
+            (0, opts(0)),
+        ] {
+            let got = solve(&pos, &o, &mut |_| {});
             let what = format!(
-                "{houses}x{seeds} {rules:?} {repetition:?} graph {graph_budget}: {}",
+                "{houses}x{seeds} {rules:?} {repetition:?} graph {graph_budget} resolving below {}: {}",
+                o.residual_min,
                 pos.to_notation()
             );
             assert_eq!(got.value, value, "{what}");
@@ -204,6 +220,7 @@ fn solver_agrees_with_itself_without_the_graph_on_small_starts() {
                 repetition,
             });
             let with = solve(&start, &opts(1_000_000), &mut |_| {});
+            let resolving = solve(&start, &opts_resolving(1_000_000), &mut |_| {});
             let without = solve(&start, &opts(0), &mut |_| {});
             eprintln!(
                 "{houses}x{seeds} {rules:?} {repetition:?}: value {} best {:?}",
@@ -213,6 +230,9 @@ fn solver_agrees_with_itself_without_the_graph_on_small_starts() {
             assert!(with.complete && without.complete, "{what}");
             assert_eq!(with.value, without.value, "{what}");
             assert_eq!(with.best, without.best, "{what}");
+            assert!(resolving.complete, "{what}");
+            assert_eq!(resolving.value, without.value, "{what}");
+            assert_eq!(resolving.best, without.best, "{what}");
         });
     }
 }

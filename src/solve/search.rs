@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::graph::{Graph, GraphError, NOT_KEPT, line_bounds};
+use super::graph::{Graph, GraphError, NOT_KEPT, OpenArena, line_bounds};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -47,7 +47,14 @@ pub struct SolveOptions {
     pub table_fits_graph: bool,
     /// Threads searching each pass together (at least one).
     pub threads: usize,
+    /// Open components of at least this many positions get their own
+    /// threshold games below a line (see [`RESIDUAL_MIN`]).
+    pub residual_min: usize,
 }
+
+/// The size from which an open component's positions below a line are
+/// first tried by the threshold games of what is left of the component.
+pub const RESIDUAL_MIN: usize = 256;
 
 impl Default for SolveOptions {
     fn default() -> Self {
@@ -62,6 +69,7 @@ impl Default for SolveOptions {
             history: Vec::new(),
             graph_budget: 4_000_000,
             table_fits_graph: false,
+            residual_min: RESIDUAL_MIN,
             threads: 1,
         }
     }
@@ -191,6 +199,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         entry_bounds,
         root_move_bounds,
         open: Default::default(),
+        residual_min: opts.residual_min,
         busy: Busy::new(threads),
         abort: AtomicBool::new(false),
         stop: opts.stop.clone(),
@@ -449,7 +458,10 @@ struct Shared<'a, G: SolveGame> {
     /// ([`Graph::root_move_bounds`]).
     root_move_bounds: Vec<(i32, i32)>,
     /// [`Graph::open_components`] of each threshold a pass has tested.
-    open: parking_lot::Mutex<rustc_hash::FxHashMap<i32, Arc<Vec<u32>>>>,
+    open: parking_lot::Mutex<rustc_hash::FxHashMap<i32, Arc<OpenLevel>>>,
+    /// Open components of at least this many positions are decided below a
+    /// line by their own threshold games ([`OpenArena::decide`]).
+    residual_min: usize,
     busy: Busy,
     /// Set when one thread has finished the pass: the others give up theirs.
     abort: AtomicBool,
@@ -477,7 +489,7 @@ struct Searcher<'a, G: SolveGame> {
     line_pay: Vec<(u32, i32)>,
     /// The threshold (South's view) of the pass being searched and its
     /// open components, once the graph is built.
-    open: Option<(i32, Arc<Vec<u32>>)>,
+    open: Option<(i32, Arc<OpenLevel>)>,
     /// With a graph, per entry of the line, what finds a node's key in
     /// constant time however long the line ([`Searcher::line_at`]).
     marks: Vec<Mark>,
@@ -517,6 +529,48 @@ type Buffers<G> = (
     Vec<(G, i32, usize, Option<usize>)>,
     Vec<usize>,
 );
+
+/// The open components of one threshold: each graph node's label, and the
+/// large ones as games of their own.
+struct OpenLevel {
+    labels: Vec<u32>,
+    arenas: rustc_hash::FxHashMap<u32, OpenArena>,
+}
+
+/// The open components of at least `min` positions among `labels`, as
+/// games of their own.
+fn large_open_arenas<G: SolveGame>(
+    g: &Graph<G>,
+    labels: &[u32],
+    lo: &[i32],
+    hi: &[i32],
+    t: i32,
+    min: usize,
+) -> rustc_hash::FxHashMap<u32, OpenArena> {
+    let mut size: rustc_hash::FxHashMap<u32, usize> = Default::default();
+    for &l in labels {
+        if l != NOT_KEPT {
+            *size.entry(l).or_insert(0) += 1;
+        }
+    }
+    let mut members: rustc_hash::FxHashMap<u32, Vec<u32>> = size
+        .into_iter()
+        .filter(|&(_, n)| n >= min)
+        .map(|(l, n)| (l, Vec::with_capacity(n)))
+        .collect();
+    if members.is_empty() {
+        return Default::default();
+    }
+    for (v, l) in labels.iter().enumerate() {
+        if let Some(m) = members.get_mut(l) {
+            m.push(v as u32);
+        }
+    }
+    members
+        .into_iter()
+        .map(|(l, m)| (l, OpenArena::new(g, m, lo, hi, t)))
+        .collect()
+}
 
 /// What [`Searcher::enter`] notes of each entry of the line where the
 /// graph is built.
@@ -702,7 +756,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         self.history.push((hash, group));
         if let (Some(g), Some(v)) = (&self.sh.graph, node) {
             self.line_pay.push((v as u32, g.repetition_south(v)));
-            let label = self.open.as_ref().map_or(NOT_KEPT, |(_, l)| l[v]);
+            let label = self.open.as_ref().map_or(NOT_KEPT, |(_, l)| l.labels[v]);
             let i = self.marks.len() as u32;
             let before = self.marks.last().copied().unwrap_or_default();
             self.marks.push(Mark {
@@ -791,7 +845,8 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             .or_insert_with(|| {
                 let (lo, hi) = &self.sh.entry_bounds;
                 let labels = g.open_components(lo, hi, t);
-                Arc::new(labels)
+                let arenas = large_open_arenas(g, &labels, lo, hi, t, self.sh.residual_min);
+                Arc::new(OpenLevel { labels, arenas })
             })
             .clone();
         self.open = Some((t, labels));
@@ -836,7 +891,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             .filter(|(ot, _)| Some(*ot) == t && last.decided == before.decided);
         match open {
             Some((t, labels)) => {
-                let set = match labels[v] {
+                let set = match labels.labels[v] {
                     NOT_KEPT => 0,
                     l => self.open_sets.get(&l).copied().unwrap_or(0),
                 };
@@ -844,6 +899,48 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             }
             None => Line::Run(last.folded ^ before.folded),
         }
+    }
+
+    /// Whether South reaches `t` from graph node `v` below the current
+    /// line, if `v`'s open component is a large one whose own threshold
+    /// games decide it ([`OpenArena::decide`]); the first time, the
+    /// answers of its open exits are searched and the games played. Only
+    /// for a line whose run is all open at `t` (`Line::Open`): then no
+    /// position of the run outside `v`'s open component can come back, an
+    /// exit's answer does not depend on the line, and the exits the entry
+    /// bounds decide keep their bounds (see [`Searcher::line_at`]). `None`
+    /// too when the search is stopped meanwhile.
+    fn residual(&mut self, v: usize, t: i32, ply: usize) -> Option<bool> {
+        let level = self.open.as_ref().map(|(_, l)| l.clone())?;
+        let label = level.labels[v];
+        let arena = level.arenas.get(&label)?;
+        if !arena.is_resolved() {
+            let g = self
+                .sh
+                .graph
+                .as_ref()
+                .expect("open arenas come from the graph");
+            let mut answers = Vec::with_capacity(arena.open_exits().len());
+            for &w in arena.open_exits() {
+                let pos = g.nodes[w as usize].clone();
+                let south = pos.side_to_move() == crate::game::Side::South;
+                let (alpha, beta) = if south { (t - 1, t) } else { (-t, -t + 1) };
+                let value = self.search_at(&pos, Some(w as usize), alpha, beta, ply + 1);
+                if self.stopped {
+                    return None;
+                }
+                answers.push((value >= beta) == south);
+            }
+            arena.resolve(&answers);
+        }
+        let run = self.marks.len() - self.marks.last().map_or(0, |m| m.run_start as usize);
+        let first = self.marks.len() - run;
+        let line: Vec<u32> = (first..self.marks.len())
+            .filter(|&i| self.marks[i].label == label)
+            .filter_map(|i| arena.local(self.line_pay[i].0))
+            .collect();
+        let local = arena.local(v as u32)? as usize;
+        arena.decide(local, &line)
     }
 
     fn leave(&mut self) {
@@ -889,16 +986,15 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             );
         }
         if line != Line::Empty && self.line_pay.len() == 1 {
-            // A root move: its own bounds hold as well.
+            // A root move (or an exit searched for an open component's
+            // games with only the root on the line, which may be one too):
+            // its own bounds hold as well.
             let g = self.sh.graph.as_ref().expect("graph bounds need the graph");
-            let (l, h) = g
-                .children(0)
-                .iter()
-                .position(|&w| w as usize == v)
-                .map(|i| self.sh.root_move_bounds[i])
-                .expect("a position after one move is a root move");
-            lo = lo.max(l);
-            hi = hi.min(h);
+            if let Some(i) = g.children(0).iter().position(|&w| w as usize == v) {
+                let (l, h) = self.sh.root_move_bounds[i];
+                lo = lo.max(l);
+                hi = hi.min(h);
+            }
         }
         if side == crate::game::Side::South {
             (lo, hi)
@@ -1028,6 +1124,19 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             }
         }
         let nodes_before = self.nodes;
+        if let (Line::Open(_, t), Some(v)) = (line, node)
+            && ply > 0
+            && let Some(south_wins) = self.residual(v, t, ply)
+        {
+            let wins = south_wins == (side == crate::game::Side::South);
+            let value = if wins { beta } else { alpha };
+            if wins {
+                sh.tt.store(key, beta - banked, i32::MAX, None, 1);
+            } else {
+                sh.tt.store(key, i32::MIN, alpha - banked, None, 1);
+            }
+            return value;
+        }
 
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Default::default);

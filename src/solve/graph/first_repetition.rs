@@ -569,6 +569,176 @@ impl Arena {
     }
 }
 
+/// An open component of one threshold (see [`Graph::open_components`]) as
+/// a game of its own, once the search knows the answers of its exits.
+///
+/// The entry bounds leave a component open at `t` partly because some of
+/// its exits are open too: positions whose own bounds straddle `t`. Below
+/// a line whose positions are all open at `t`, an exit's answer does not
+/// depend on the line (see `Searcher::line_at`), so the search finds it
+/// once; with every exit's answer known, the co-Büchi games of `t` on the
+/// component alone ([`OpenArena::resolve`]) decide more of its positions
+/// than the entry bounds did, for every line by the argument of
+/// [`line_bounds`] ([`OpenArena::decide`]).
+pub(crate) struct OpenArena {
+    arena: Arena,
+    /// The local index of each member.
+    local: rustc_hash::FxHashMap<u32, u32>,
+    /// Whether a repetition of the node pays South at least the threshold.
+    pays: Vec<bool>,
+    /// Whether the node has a move out of the component that the entry
+    /// bounds prove won for South, one they prove won for North (South
+    /// below the threshold).
+    exits: Vec<[bool; 2]>,
+    /// The node's moves to positions the entry bounds leave open, as graph
+    /// nodes: `open_exit[open_exit_start[i]..open_exit_start[i + 1]]`.
+    open_exit_start: Vec<u32>,
+    open_exit: Vec<u32>,
+    /// Where South's and North's games are won, once resolved.
+    won: parking_lot::Mutex<Option<std::sync::Arc<Won>>>,
+}
+
+/// Where South's and North's co-Büchi games of an [`OpenArena`] are won.
+type Won = (Vec<bool>, Vec<bool>);
+
+impl OpenArena {
+    /// The open component whose graph nodes are `members` (its label's);
+    /// `lo`, `hi` the entry bounds, `t` the threshold.
+    pub fn new<G: SolveGame>(
+        g: &Graph<G>,
+        members: Vec<u32>,
+        lo: &[i32],
+        hi: &[i32],
+        t: i32,
+    ) -> OpenArena {
+        let len = members.len();
+        let local: rustc_hash::FxHashMap<u32, u32> = members
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (v, i as u32))
+            .collect();
+        let mut arena = Arena::default();
+        let mut pays = Vec::with_capacity(len);
+        let mut exits = Vec::with_capacity(len);
+        let (mut open_exit_start, mut open_exit) = (vec![0], Vec::new());
+        arena.succ_start.push(0);
+        arena.pred_start.resize(len + 1, 0);
+        for &v in &members {
+            let v = v as usize;
+            arena.south.push(g.nodes[v].side_to_move() == Side::South);
+            pays.push(g.repetition_south(v) >= t);
+            let mut e = [false; 2];
+            for &w in g.children(v) {
+                if let Some(&j) = local.get(&w) {
+                    arena.succ.push(j);
+                    arena.pred_start[j as usize + 1] += 1;
+                } else if lo[w as usize] >= t {
+                    e[0] = true;
+                } else if hi[w as usize] < t {
+                    e[1] = true;
+                } else {
+                    open_exit.push(w);
+                }
+            }
+            arena.succ_start.push(arena.succ.len() as u32);
+            open_exit_start.push(open_exit.len() as u32);
+            exits.push(e);
+        }
+        for j in 0..len {
+            arena.pred_start[j + 1] += arena.pred_start[j];
+        }
+        arena.pred.resize(arena.succ.len(), 0);
+        let mut fill = arena.pred_start.clone();
+        for i in 0..len {
+            for &j in &arena.succ[arena.succ_start[i] as usize..arena.succ_start[i + 1] as usize] {
+                arena.pred[fill[j as usize] as usize] = i as u32;
+                fill[j as usize] += 1;
+            }
+        }
+        OpenArena {
+            arena,
+            local,
+            pays,
+            exits,
+            open_exit_start,
+            open_exit,
+            won: Default::default(),
+        }
+    }
+
+    /// The local index of graph node `v`, if a member.
+    pub fn local(&self, v: u32) -> Option<u32> {
+        self.local.get(&v).copied()
+    }
+
+    /// The exits the entry bounds leave open (graph nodes, maybe repeated).
+    pub fn open_exits(&self) -> &[u32] {
+        &self.open_exit
+    }
+
+    pub fn is_resolved(&self) -> bool {
+        self.won.lock().is_some()
+    }
+
+    /// Plays South's and North's co-Büchi games of the threshold on the
+    /// component, the open exits' answers given by `south_wins` (one per
+    /// entry of [`OpenArena::open_exits`]).
+    pub fn resolve(&self, south_wins: &[bool]) {
+        let a = &self.arena;
+        let len = a.len();
+        let mut has = self.exits.clone();
+        for (i, h) in has.iter_mut().enumerate() {
+            for k in self.open_exit_start[i]..self.open_exit_start[i + 1] {
+                h[usize::from(!south_wins[k as usize])] = true;
+            }
+        }
+        let mut flag = Flags {
+            safe: vec![false; len],
+            good: vec![false; len],
+            bad: vec![false; len],
+        };
+        let mut s = Scratch::default();
+        let mut won = Vec::new();
+        for south in [true, false] {
+            let (mine_wins, theirs_wins) = if south { (0, 1) } else { (1, 0) };
+            for (i, h) in has.iter().enumerate() {
+                let mine = a.south[i] == south;
+                flag.safe[i] = self.pays[i] == south;
+                flag.good[i] = mine && h[mine_wins];
+                flag.bad[i] = !mine && h[theirs_wins];
+            }
+            s.region = (0..len as u32).collect();
+            a.cobuchi(south, &flag, &mut s);
+            won.push(std::mem::take(&mut s.won));
+        }
+        let north = won.pop().expect("two games");
+        let south = won.pop().expect("two games");
+        *self.won.lock() = Some(std::sync::Arc::new((south, north)));
+    }
+
+    /// Whether South reaches the threshold from local node `v` when the
+    /// line holds the local nodes `line` of this component (and nothing
+    /// else of it), if the resolved games decide it: `Some(true)` if South
+    /// wins, `Some(false)` if North keeps him below. South's positional
+    /// strategy keeps the play inside his winning region, so a first
+    /// repetition there is either at a position paying him enough or at a
+    /// position of the line inside that region: he wins unless one of those
+    /// pays too little. North's side is the mirror image.
+    pub fn decide(&self, v: usize, line: &[u32]) -> Option<bool> {
+        let won = self.won.lock().clone()?;
+        for (south, w) in [(true, &won.0), (false, &won.1)] {
+            if w[v]
+                && line
+                    .iter()
+                    .all(|&h| !w[h as usize] || self.pays[h as usize] == south)
+            {
+                return Some(south);
+            }
+        }
+        None
+    }
+}
+
 #[derive(Default)]
 struct Scratch {
     won: Vec<bool>,
@@ -729,6 +899,85 @@ mod tests {
         }
         eprintln!("{compared} lines compared, {dropped} with positions dropped");
         assert!(dropped > 100, "only {dropped} lines had positions to drop");
+    }
+
+    /// An open component's own threshold games, its open exits answered
+    /// (here by the brute force), decide a position below a line of the
+    /// component only as the literal rule does: every answer of
+    /// [`OpenArena::decide`] from a line of up to three open positions (or
+    /// none) is compared with the brute force's.
+    #[test]
+    fn a_resolved_open_component_decides_as_the_brute_force() {
+        use super::super::NOT_KEPT;
+        use super::OpenArena;
+        let (mut compared, mut decided) = (0, 0);
+        for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
+            for rules in [RuleSet::Awari, RuleSet::Abapa] {
+                let g = own_side_graph(houses, seeds, rules);
+                let (lo, hi) = g.repetition_bounds(1);
+                let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
+                for t in least + 1..=most {
+                    let labels = g.open_components(&lo, &hi, t);
+                    let answer = |line: &[usize], w: usize| {
+                        let mut path: Vec<Oware> = line.iter().map(|&h| g.nodes[h]).collect();
+                        path.push(g.nodes[w]);
+                        brute(&mut path, t - 1, t, &mut 2_000).map(|x| x >= t)
+                    };
+                    let mut members: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+                    for (v, &l) in labels.iter().enumerate() {
+                        if l != NOT_KEPT {
+                            members.entry(l).or_default().push(v as u32);
+                        }
+                    }
+                    let mut arenas = std::collections::BTreeMap::new();
+                    for (l, m) in members {
+                        let arena = OpenArena::new(&g, m, &lo, &hi, t);
+                        let exits: Option<Vec<bool>> = arena
+                            .open_exits()
+                            .iter()
+                            .map(|&w| answer(&[], w as usize))
+                            .collect();
+                        if let Some(exits) = exits {
+                            arena.resolve(&exits);
+                            arenas.insert(l, arena);
+                        }
+                    }
+                    let mut check = |line: &[usize], w: usize| {
+                        let Some(arena) = arenas.get(&labels[w]) else {
+                            return;
+                        };
+                        let kept: Vec<u32> = line
+                            .iter()
+                            .filter(|&&h| labels[h] == labels[w])
+                            .map(|&h| arena.local(h as u32).unwrap())
+                            .collect();
+                        let local = arena.local(w as u32).unwrap() as usize;
+                        if let (Some(d), Some(a)) = (arena.decide(local, &kept), answer(line, w)) {
+                            assert_eq!(
+                                d, a,
+                                "{houses}x{seeds} {rules:?} at {t}: line {line:?} then {w}"
+                            );
+                            decided += 1;
+                        }
+                        compared += 1;
+                    };
+                    for w in (0..g.nodes.len()).filter(|&w| labels[w] != NOT_KEPT) {
+                        check(&[], w);
+                    }
+                    for_each_line(
+                        &g,
+                        |v| labels[v] != NOT_KEPT,
+                        |line, w| {
+                            if labels[w] != NOT_KEPT {
+                                check(line, w)
+                            }
+                        },
+                    );
+                }
+            }
+        }
+        eprintln!("{compared} lines looked at, {decided} decided and compared");
+        assert!(decided > 1_000, "only {decided} lines decided");
     }
 
     #[test]
