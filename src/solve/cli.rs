@@ -668,9 +668,7 @@ fn solve_reporting<G: SolveGame>(
         .hash
         .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row()));
     if G::CAN_REPEAT && db.is_none() && args.hash.is_none() {
-        eprintln!(
-            "table: {hash_mb} MiB (128 bytes a position if a graph of more than 4 M is built)"
-        );
+        eprintln!("table: {hash_mb} MiB (4 bytes a position if a graph of more than 4 M is built)");
     } else {
         eprintln!("table: {hash_mb} MiB");
     }
@@ -1012,12 +1010,13 @@ mod tests {
         assert_eq!(super::fitted_graph_positions(20 << 30), 40_000_000);
         assert_eq!(super::fitted_graph_positions(16 << 30), 33_554_432);
         assert_eq!(super::fitted_graph_positions(1 << 30), 4_000_000);
-        // The table of a search on the graph: 4 GiB for 4x3's positions
-        // with 20 GiB free, a quarter of the memory on a small machine.
+        // The table of a search on the graph: 128 MiB for 4x3's positions,
+        // a quarter of the memory on a small machine.
         let table = super::super::search::graph_table_mb;
-        assert_eq!(table(31_716_643, 20 << 30), 4096);
-        assert_eq!(table(31_716_643, 4 << 30), 1024);
-        assert_eq!(table(8_000_000, 20 << 30), 1024);
+        assert_eq!(table(31_716_643, 20 << 30), 128);
+        assert_eq!(table(31_716_643, 256 << 20), 64);
+        assert_eq!(table(84_227_924, 20 << 30), 512);
+        assert_eq!(table(8_000_000, 20 << 30), 32);
         assert_eq!(table(1_774_635, 20 << 30), 1);
     }
 

@@ -164,7 +164,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 .as_ref()
                 .is_some_and(|f| f.load(Ordering::Relaxed))
         };
-        match Graph::build(pos, opts.graph_budget, &stop) {
+        match Graph::build(pos, opts.graph_budget, opts.threads.max(1), &stop) {
             Ok(graph) if graph.cycles_pay_constant() => {
                 return solve_by_graph(pos, &graph, &moves, opts, start, progress);
             }
@@ -291,18 +291,19 @@ pub fn solve_with_tablebase<G: SolveGame>(
 }
 
 /// The table (MiB) a search on a graph of `positions` positions takes by
-/// default with `available` bytes of memory free: 128 bytes a position, a
-/// power of two, at most a quarter of the memory. Below a line each
-/// position has several keys; on Oware 4x3 (31.7 M positions) the search
-/// took 196 M nodes (483 s in all) with 4 GiB against 451 M (608 s) with
-/// 64 MiB. Graphs of at most 4 M positions are searched in moments, and
-/// clearing a big table costs more than it saves there (4x2: 8.9 s with
-/// 256 MiB against 6.7 s), so they take 1 (the given size stands).
+/// default with `available` bytes of memory free: 4 bytes a position, a
+/// power of two, at most a quarter of the memory. Since the large open
+/// components are resolved (see `Searcher::residual`) the search after the
+/// bounds is small: on Oware 4x3 (31.7 M positions) it took 1.67 M nodes
+/// with 64 MiB against 1.76 M with 4 GiB, in the same time, while clearing
+/// the 4 GiB cost 17 s of the kernel's time and 4 GB of memory (it took
+/// 128 bytes a position when that search ran to 196 M nodes). Graphs of at
+/// most 4 M positions take 1 (the given size stands).
 pub(crate) fn graph_table_mb(positions: usize, available: u64) -> usize {
     if positions <= 4_000_000 {
         return 1;
     }
-    let want = ((positions as u64 * 128) >> 20).max(1).next_power_of_two();
+    let want = ((positions as u64 * 4) >> 20).max(1).next_power_of_two();
     let cap = 1u64 << (63 - ((available / 4) >> 20).max(1).leading_zeros());
     want.min(cap) as usize
 }

@@ -473,30 +473,33 @@ impl Arena {
         let (safe, good, bad) = (&flag.safe, &flag.good, &flag.bad);
         let len = self.len();
         let mine = |i: usize| self.south[i] == south;
-        s.won.clear();
+        // A node outside the region counts as gone: every node is DEAD
+        // between two games, and only the region's are set here.
         s.won.resize(len, false);
-        s.alive.clear();
-        s.alive.resize(len, false);
+        s.count.resize(len, DEAD);
         for &i in &s.region {
-            s.alive[i as usize] = true;
+            s.won[i as usize] = false;
+            s.count[i as usize] = 1;
         }
-        s.count.resize(len, 0);
         let mut total = 0;
         loop {
             // The opponent's attractor to his targets, inside what is left
             // (a trap for p: p's nodes there have all their moves inside).
+            // A count is DEAD for a node gone and for no other, so a node
+            // already counted in this loop still reads as there.
             s.queue.clear();
-            for &i in &s.region {
-                let i = i as usize;
-                s.count[i] = if !safe[i] {
+            for r in 0..s.region.len() {
+                self.prefetch_succ_counts(s, r + AHEAD);
+                let i = s.region[r] as usize;
+                let count = if !safe[i] {
                     0
                 } else if mine(i) {
                     if good[i] {
-                        u32::MAX
+                        NEVER
                     } else {
                         self.succs(i)
                             .iter()
-                            .filter(|&&j| s.alive[j as usize])
+                            .filter(|&&j| s.count[j as usize] != DEAD)
                             .count() as u32
                     }
                 } else if bad[i] {
@@ -504,7 +507,8 @@ impl Arena {
                 } else {
                     1
                 };
-                if s.count[i] == 0 {
+                s.count[i] = count;
+                if count == 0 {
                     s.queue.push(i as u32);
                 }
             }
@@ -512,26 +516,31 @@ impl Arena {
             // What is outside it p keeps out of the targets for ever; then
             // p's attractor to that.
             s.queue.clear();
-            for &i in &s.region {
-                let i = i as usize;
-                s.count[i] = if s.count[i] != 0 || mine(i) && good[i] {
+            for r in 0..s.region.len() {
+                self.prefetch_succ_counts(s, r + AHEAD);
+                let i = s.region[r] as usize;
+                let count = if s.count[i] != 0 || mine(i) && good[i] {
                     0
                 } else if mine(i) {
                     1
                 } else if bad[i] {
-                    u32::MAX
+                    NEVER
                 } else {
                     // 0 when every move leaves by a good exit.
                     self.succs(i)
                         .iter()
-                        .filter(|&&j| s.alive[j as usize])
+                        .filter(|&&j| s.count[j as usize] != DEAD)
                         .count() as u32
                 };
-                if s.count[i] == 0 {
+                s.count[i] = count;
+                if count == 0 {
                     s.queue.push(i as u32);
                 }
             }
             if s.queue.is_empty() {
+                for &i in &s.region {
+                    s.count[i as usize] = DEAD;
+                }
                 return total;
             }
             self.attract(s);
@@ -539,7 +548,7 @@ impl Arena {
             for r in 0..s.region.len() {
                 let i = s.region[r] as usize;
                 if s.count[i] == 0 {
-                    s.alive[i] = false;
+                    s.count[i] = DEAD;
                     s.won[i] = true;
                     total += 1;
                 } else {
@@ -551,18 +560,37 @@ impl Arena {
         }
     }
 
-    /// Backward induction from `s.queue` over the living nodes: a node joins
-    /// when its count of moves still needed reaches 0.
+    /// Asks for the counts of the moves of the region's `r`-th node, which
+    /// a scan of the region reads [`AHEAD`] nodes later.
+    #[inline]
+    fn prefetch_succ_counts(&self, s: &Scratch, r: usize) {
+        if let Some(&i) = s.region.get(r) {
+            for &j in self.succs(i as usize) {
+                super::super::prefetch(&s.count[j as usize]);
+            }
+        }
+    }
+
+    /// Backward induction from `s.queue` over the nodes still there: a node
+    /// joins when its count of moves still needed reaches 0.
     fn attract(&self, s: &mut Scratch) {
         while let Some(i) = s.queue.pop() {
-            for &p in self.preds(i as usize) {
-                let p = p as usize;
-                if !s.alive[p] || s.count[p] == 0 || s.count[p] == u32::MAX {
+            let preds = self.preds(i as usize);
+            // The counts lie anywhere in a large arena: ask for all of
+            // them before reading one, so that their misses overlap.
+            for &p in preds {
+                super::super::prefetch(&s.count[p as usize]);
+            }
+            for &p in preds {
+                let c = &mut s.count[p as usize];
+                // Joined already, never joins, or gone.
+                if *c == 0 || *c >= DEAD {
                     continue;
                 }
-                s.count[p] -= 1;
-                if s.count[p] == 0 {
-                    s.queue.push(p as u32);
+                *c -= 1;
+                if *c == 0 {
+                    s.queue.push(p);
+                    super::super::prefetch(&self.pred_start[p as usize]);
                 }
             }
         }
@@ -742,7 +770,10 @@ impl OpenArena {
 #[derive(Default)]
 struct Scratch {
     won: Vec<bool>,
-    alive: Vec<bool>,
+    /// Per node of the arena: the moves it still needs to join the
+    /// attractor under way (0: joined), [`NEVER`], or [`DEAD`] (outside
+    /// the game, or removed as won). One array, so that following a move
+    /// backwards reads one place.
     count: Vec<u32>,
     queue: Vec<u32>,
     /// The nodes the next co-Büchi game is played on.
@@ -757,6 +788,13 @@ struct Flags {
     good: Vec<bool>,
     bad: Vec<bool>,
 }
+
+/// Counts of [`Scratch`]: a node that joins no attractor, and one that is
+/// not in the game.
+const NEVER: u32 = u32::MAX;
+/// How many nodes ahead a scan of a region asks for the counts it will read.
+const AHEAD: usize = 8;
+const DEAD: u32 = u32::MAX - 1;
 
 /// A node of the region [`Arena::split`] is solving, or one outside it
 /// known to be won or lost at every threshold left.
@@ -821,7 +859,7 @@ mod tests {
             rules,
             repetition: Repetition::OwnSide,
         });
-        Graph::build(&start, 1 << 21, &|| false).unwrap()
+        Graph::build(&start, 1 << 21, 2, &|| false).unwrap()
     }
 
     /// Calls `visit(line, w)` for every line of one to three positions of
