@@ -65,6 +65,8 @@ struct Expanded<G: crate::game::Game> {
     kids: Vec<(G, u64, u32)>,
     ends: Vec<usize>,
     moves: Vec<<G as crate::game::Game>::Move>,
+    /// Whether some move led to a higher [`level`] than its parent's.
+    rises: bool,
 }
 
 impl<G: crate::game::Game> Default for Expanded<G> {
@@ -73,6 +75,7 @@ impl<G: crate::game::Game> Default for Expanded<G> {
             kids: Vec::new(),
             ends: Vec::new(),
             moves: Vec::new(),
+            rises: false,
         }
     }
 }
@@ -89,10 +92,12 @@ impl<G: SolveGame> Expanded<G> {
             let first = self.kids.len();
             for pos in batch {
                 pos.legal_moves(&mut self.moves);
+                let up = level(pos);
                 for &mv in &self.moves {
                     let child = pos.play(mv);
                     let h = child.hash();
                     index.prefetch(h);
+                    self.rises |= level(&child) > up;
                     self.kids.push((child, h, NodeIndex::EMPTY));
                 }
                 self.ends.push(self.kids.len());
@@ -138,6 +143,7 @@ impl<G: SolveGame> Graph<G> {
         const STEP: usize = 1 << 14;
         const PER_THREAD: usize = 1 << 12;
         let mut nodes = vec![root.clone()];
+        let mut levels = vec![level(root)];
         let mut index = NodeIndex::new();
         index.find_or_insert(root.hash(), 0);
         let mut starts = vec![0u32];
@@ -180,6 +186,7 @@ impl<G: SolveGame> Graph<G> {
                                 return Err(GraphError::TooLarge);
                             }
                             nodes.push(child.clone());
+                            levels.push(level(child));
                         } else if nodes[*id as usize] != *child {
                             return Err(GraphError::Collision);
                         }
@@ -194,7 +201,13 @@ impl<G: SolveGame> Graph<G> {
             }
             i = end;
         }
-        let (comp, comp_size) = components(&starts, &targets);
+        let rises = shares.iter().any(|s| s.rises);
+        let (comp, comp_size) = if rises || threads < 2 {
+            components(&starts, &targets)
+        } else {
+            components_by_level(&starts, &targets, &levels)
+        };
+        drop(levels);
         Ok(Graph {
             nodes,
             starts,
@@ -608,6 +621,88 @@ impl Work {
 /// (`starts`, `targets`), by Tarjan's algorithm without recursion: each
 /// node's component (numbered in the order they complete, so every edge
 /// goes to the same component or a smaller one) and each component's size.
+/// A key of a position that no move raises in Oware: the seeds on the
+/// board, then the store difference (South's view), which only a capture
+/// changes, and a capture takes seeds off the board. A play that stays at
+/// one level therefore never leaves it for a level and comes back, so no
+/// component spans two levels, and levels with no move between them can be
+/// split into components independently ([`components_by_level`]).
+/// [`Graph::build`] checks on every move that the key does not rise.
+fn level<G: SolveGame>(pos: &G) -> u64 {
+    let banked = if pos.side_to_move() == Side::South {
+        pos.banked()
+    } else {
+        -pos.banked()
+    };
+    (u64::from(pos.seeds_in_play()) << 32) | u64::from((banked as u32) ^ (1 << 31))
+}
+
+/// [`components`] of a graph where no move raises `levels` (one key per
+/// node, see [`level`]), found on two threads: the levels are dealt to two
+/// groups of about equal size, each thread runs Tarjan's algorithm on its
+/// group's nodes alone (a move to the other group's leads to a lower level,
+/// so it is already done as far as this group is concerned), and the
+/// components are numbered by level, lowest first, then in the order their
+/// thread found them. That is sinks first: a move between components goes
+/// either to a lower level, or inside one level (one thread), to one its
+/// thread found before.
+fn components_by_level(starts: &[u32], targets: &[u32], levels: &[u64]) -> (Vec<u32>, Vec<u32>) {
+    let mut sizes: rustc_hash::FxHashMap<u64, usize> = Default::default();
+    for &l in levels {
+        *sizes.entry(l).or_default() += 1;
+    }
+    let mut by_size: Vec<(usize, u64)> = sizes.iter().map(|(&l, &n)| (n, l)).collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    let mut load = [0usize; 2];
+    let mut group_of: rustc_hash::FxHashMap<u64, u8> = Default::default();
+    for (n, l) in by_size {
+        let g = usize::from(load[1] < load[0]);
+        load[g] += n;
+        group_of.insert(l, g as u8);
+    }
+    let group: Vec<u8> = levels.iter().map(|l| group_of[l]).collect();
+    let found: Vec<(Vec<u32>, Vec<u32>)> = std::thread::scope(|scope| {
+        let group = &group;
+        let threads: Vec<_> = (0..2u8)
+            .map(|g| scope.spawn(move || components_where(starts, targets, |v| group[v] == g)))
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().expect("Tarjan's algorithm does not panic"))
+            .collect()
+    });
+    // Each group's components by (level, number), then all of them.
+    let mut order: Vec<(u64, u8, u32)> = Vec::new();
+    for (g, (comp, local_sizes)) in found.iter().enumerate() {
+        let mut level_of = vec![0u64; local_sizes.len()];
+        for (v, &c) in comp.iter().enumerate() {
+            if c != NOT_KEPT {
+                level_of[c as usize] = levels[v];
+            }
+        }
+        order.extend(
+            level_of
+                .iter()
+                .enumerate()
+                .map(|(c, &l)| (l, g as u8, c as u32)),
+        );
+    }
+    order.sort_unstable();
+    let mut id: [Vec<u32>; 2] = [vec![0; found[0].1.len()], vec![0; found[1].1.len()]];
+    let mut comp_size = Vec::with_capacity(order.len());
+    for (k, &(_, g, c)) in order.iter().enumerate() {
+        id[g as usize][c as usize] = k as u32;
+        comp_size.push(found[g as usize].1[c as usize]);
+    }
+    let comp = (0..levels.len())
+        .map(|v| {
+            let g = group[v] as usize;
+            id[g][found[g].0[v] as usize]
+        })
+        .collect();
+    (comp, comp_size)
+}
+
 fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
     components_where(starts, targets, |_| true)
 }
@@ -764,7 +859,26 @@ mod tests {
             assert!(serial.nodes == two.nodes);
             assert!(serial.starts == two.starts);
             assert!(serial.targets == two.targets);
-            assert!(serial.comp == two.comp);
+            // Found level by level on two threads, the components are the
+            // same sets, numbered sinks first.
+            assert_eq!(serial.comp_size.len(), two.comp_size.len());
+            let mut pairs: Vec<(u32, u32)> = serial
+                .comp
+                .iter()
+                .copied()
+                .zip(two.comp.iter().copied())
+                .collect();
+            pairs.sort_unstable();
+            pairs.dedup();
+            assert_eq!(pairs.len(), serial.comp_size.len());
+            for (v, &c) in two.comp.iter().enumerate() {
+                for &w in two.children(v) {
+                    assert!(two.comp[w as usize] <= c);
+                }
+            }
+            for &(a, b) in &pairs {
+                assert_eq!(serial.comp_size[a as usize], two.comp_size[b as usize]);
+            }
             for (v, pos) in serial.nodes.iter().enumerate() {
                 assert_eq!(two.node_of(pos), Some(v as u32));
             }
