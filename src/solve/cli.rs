@@ -56,9 +56,9 @@ pub struct SolveArgs {
     pub etc_seeds: Option<u32>,
     /// Games whose positions repeat (Oware): build the graph of the
     /// positions reachable from the one solved when there are at most this
-    /// many (about 110 bytes each with what the search keeps of them), to
+    /// many (about 120 bytes each with all the solve keeps of them), to
     /// solve the split rule without a search and to key the table on less
-    /// of the line; 0 never builds it. Default: one position for every 512
+    /// of the line; 0 never builds it. Default: one position for every 160
     /// bytes of free memory, between 4 and 40 million (Oware 4x3 has 31.7
     /// million).
     #[arg(long)]
@@ -647,12 +647,12 @@ pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
 }
 
 /// The default `--graph-positions` with `available` bytes of memory free:
-/// 512 bytes a position (the graph and what the search keeps of it take
-/// about 110, measured on Oware 4x3, and the table wants the rest), at
-/// least the 4 million the engine's `go solve` takes, at most 40 million,
-/// since beyond that the graph alone takes minutes to build.
+/// 160 bytes a position (the whole solve of Oware 4x3 peaks at 123 a
+/// position, its table of 4 included), at least the 4 million the
+/// engine's `go solve` takes, at most 40 million, since beyond that the
+/// graph alone takes minutes to build.
 pub fn fitted_graph_positions(available: u64) -> usize {
-    (available / 512).clamp(4_000_000, 40_000_000) as usize
+    (available / 160).clamp(4_000_000, 40_000_000) as usize
 }
 
 /// Solves `pos` (after the positions `history`) with the command line's
@@ -1005,11 +1005,12 @@ impl SolveVisitor for DbOf {
 mod tests {
     #[test]
     fn the_default_graph_budget_fits_the_memory() {
-        // Oware 4x3's 31.7 M positions fit on a machine with 20 GiB free,
+        // Oware 4x3's 31.7 M positions fit on a machine with 5 GiB free,
         // and a small one still builds the graphs of 3x3 and 4x2.
         assert_eq!(super::fitted_graph_positions(20 << 30), 40_000_000);
-        assert_eq!(super::fitted_graph_positions(16 << 30), 33_554_432);
-        assert_eq!(super::fitted_graph_positions(1 << 30), 4_000_000);
+        assert_eq!(super::fitted_graph_positions(5 << 30), 33_554_432);
+        assert_eq!(super::fitted_graph_positions(1 << 30), 6_710_886);
+        assert_eq!(super::fitted_graph_positions(256 << 20), 4_000_000);
         // The table of a search on the graph: 128 MiB for 4x3's positions,
         // a quarter of the memory on a small machine.
         let table = super::super::search::graph_table_mb;
