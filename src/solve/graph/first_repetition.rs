@@ -238,6 +238,13 @@ impl Arena {
             self.exit_hi_min.push(hmin);
             self.exit_hi_max.push(hmax);
         }
+        self.fill_preds();
+    }
+
+    /// The moves backwards, from the moves (`succ`) and, in
+    /// `pred_start[j + 1]`, how many of them lead to node `j`.
+    fn fill_preds(&mut self) {
+        let len = self.succ_start.len() - 1;
         for j in 0..len {
             self.pred_start[j + 1] += self.pred_start[j];
         }
@@ -672,17 +679,7 @@ impl OpenArena {
             open_exit_start.push(open_exit.len() as u32);
             exits.push(e);
         }
-        for j in 0..len {
-            arena.pred_start[j + 1] += arena.pred_start[j];
-        }
-        arena.pred.resize(arena.succ.len(), 0);
-        let mut fill = arena.pred_start.clone();
-        for i in 0..len {
-            for &j in &arena.succ[arena.succ_start[i] as usize..arena.succ_start[i + 1] as usize] {
-                arena.pred[fill[j as usize] as usize] = i as u32;
-                fill[j as usize] += 1;
-            }
-        }
+        arena.fill_preds();
         OpenArena {
             arena,
             local,
