@@ -207,7 +207,6 @@ impl<G: SolveGame> Graph<G> {
         } else {
             components_by_level(&starts, &targets, &levels)
         };
-        drop(levels);
         Ok(Graph {
             nodes,
             starts,
@@ -617,17 +616,15 @@ impl Work {
     }
 }
 
-/// Strongly connected components of a graph given as adjacency lists
-/// (`starts`, `targets`), by Tarjan's algorithm without recursion: each
-/// node's component (numbered in the order they complete, so every edge
-/// goes to the same component or a smaller one) and each component's size.
-/// A key of a position that no move raises in Oware: the seeds on the
-/// board, then the store difference (South's view), which only a capture
-/// changes, and a capture takes seeds off the board. A play that stays at
-/// one level therefore never leaves it for a level and comes back, so no
-/// component spans two levels, and levels with no move between them can be
-/// split into components independently ([`components_by_level`]).
-/// [`Graph::build`] checks on every move that the key does not rise.
+/// A key of a position that no move raises where seeds leave the board
+/// only by captures into the stores, as in Oware: the seeds on the board,
+/// then the store difference (South's view), which only a capture
+/// changes, and a capture takes seeds off the board. A play that leaves a
+/// level then never comes back to it, so no component spans two levels,
+/// and levels with no move between them can be split into components
+/// independently ([`components_by_level`]). Other games need not keep the
+/// key: [`Graph::build`] checks on every move that it does not rise, and
+/// finds the components in one piece where it does.
 fn level<G: SolveGame>(pos: &G) -> u64 {
     let banked = if pos.side_to_move() == Side::South {
         pos.banked()
@@ -703,6 +700,10 @@ fn components_by_level(starts: &[u32], targets: &[u32], levels: &[u64]) -> (Vec<
     (comp, comp_size)
 }
 
+/// Strongly connected components of a graph given as adjacency lists
+/// (`starts`, `targets`), by Tarjan's algorithm without recursion: each
+/// node's component (numbered in the order they complete, so every edge
+/// goes to the same component or a smaller one) and each component's size.
 fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
     components_where(starts, targets, |_| true)
 }

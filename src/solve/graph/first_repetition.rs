@@ -789,9 +789,10 @@ struct Flags {
 /// Counts of [`Scratch`]: a node that joins no attractor, and one that is
 /// not in the game.
 const NEVER: u32 = u32::MAX;
+const DEAD: u32 = u32::MAX - 1;
+
 /// How many nodes ahead a scan of a region asks for the counts it will read.
 const AHEAD: usize = 8;
-const DEAD: u32 = u32::MAX - 1;
 
 /// A node of the region [`Arena::split`] is solving, or one outside it
 /// known to be won or lost at every threshold left.
