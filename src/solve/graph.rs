@@ -136,7 +136,7 @@ impl<G: SolveGame> Graph<G> {
         root: &G,
         budget: usize,
         threads: usize,
-        stop: &dyn Fn() -> bool,
+        stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Graph<G>, GraphError> {
         // Nodes expanded per step, and by each thread before a thread of
         // its own pays (starting one costs some tens of microseconds).
@@ -203,10 +203,11 @@ impl<G: SolveGame> Graph<G> {
         }
         let rises = shares.iter().any(|s| s.rises);
         let (comp, comp_size) = if rises || threads < 2 {
-            components(&starts, &targets)
+            components_where(&starts, &targets, |_| true, stop)
         } else {
-            components_by_level(&starts, &targets, &levels)
-        };
+            components_by_level(&starts, &targets, &levels, stop)
+        }
+        .ok_or(GraphError::Stopped)?;
         Ok(Graph {
             nodes,
             starts,
@@ -249,7 +250,9 @@ impl<G: SolveGame> Graph<G> {
     /// only those in the current one's open component can still recur.
     pub fn open_components(&self, lo: &[i32], hi: &[i32], t: i32) -> Vec<u32> {
         let open = |v: usize| lo[v] < t && t <= hi[v];
-        components_where(&self.starts, &self.targets, open).0
+        components_where(&self.starts, &self.targets, open, &|| false)
+            .expect("never stopped")
+            .0
     }
 
     pub fn children(&self, v: usize) -> &[u32] {
@@ -643,7 +646,12 @@ fn level<G: SolveGame>(pos: &G) -> u64 {
 /// thread found them. That is sinks first: a move between components goes
 /// either to a lower level, or inside one level (one thread), to one its
 /// thread found before.
-fn components_by_level(starts: &[u32], targets: &[u32], levels: &[u64]) -> (Vec<u32>, Vec<u32>) {
+fn components_by_level(
+    starts: &[u32],
+    targets: &[u32],
+    levels: &[u64],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<(Vec<u32>, Vec<u32>)> {
     let mut sizes: rustc_hash::FxHashMap<u64, usize> = Default::default();
     for &l in levels {
         *sizes.entry(l).or_default() += 1;
@@ -661,13 +669,15 @@ fn components_by_level(starts: &[u32], targets: &[u32], levels: &[u64]) -> (Vec<
     let found: Vec<(Vec<u32>, Vec<u32>)> = std::thread::scope(|scope| {
         let group = &group;
         let threads: Vec<_> = (0..2u8)
-            .map(|g| scope.spawn(move || components_where(starts, targets, |v| group[v] == g)))
+            .map(|g| {
+                scope.spawn(move || components_where(starts, targets, |v| group[v] == g, stop))
+            })
             .collect();
         threads
             .into_iter()
             .map(|t| t.join().expect("Tarjan's algorithm does not panic"))
-            .collect()
-    });
+            .collect::<Option<_>>()
+    })?;
     // Each group's components by (level, number), then all of them.
     let mut order: Vec<(u64, u8, u32)> = Vec::new();
     for (g, (comp, local_sizes)) in found.iter().enumerate() {
@@ -697,19 +707,21 @@ fn components_by_level(starts: &[u32], targets: &[u32], levels: &[u64]) -> (Vec<
             id[g][found[g].0[v] as usize]
         })
         .collect();
-    (comp, comp_size)
+    Some((comp, comp_size))
 }
 
 /// Strongly connected components of a graph given as adjacency lists
 /// (`starts`, `targets`), by Tarjan's algorithm without recursion: each
 /// node's component (numbered in the order they complete, so every edge
 /// goes to the same component or a smaller one) and each component's size.
+#[cfg(test)]
 fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    components_where(starts, targets, |_| true)
+    components_where(starts, targets, |_| true, &|| false).expect("never stopped")
 }
 
 /// [`components`] of the subgraph induced on the nodes `keep` holds; the
-/// others get [`NOT_KEPT`].
+/// others get [`NOT_KEPT`]. `None` once `stop` says so (it is asked every
+/// million nodes: Oware 4x3's 31.7 M take some seconds).
 ///
 /// A node's Tarjan index, low link and component share one 16-byte record,
 /// and "on the stack" is "visited, no component yet": following a move then
@@ -719,7 +731,8 @@ fn components_where(
     starts: &[u32],
     targets: &[u32],
     keep: impl Fn(usize) -> bool,
-) -> (Vec<u32>, Vec<u32>) {
+    stop: &dyn Fn() -> bool,
+) -> Option<(Vec<u32>, Vec<u32>)> {
     const NONE: u32 = u32::MAX;
     // Visited and on the stack: no component yet.
     const ON_STACK: u32 = u32::MAX - 1;
@@ -751,6 +764,9 @@ fn components_where(
         if nodes[root].index != NONE {
             continue;
         }
+        if next.is_multiple_of(1 << 20) && stop() {
+            return None;
+        }
         calls.push((root as u32, starts[root]));
         nodes[root] = Node {
             index: next,
@@ -766,6 +782,9 @@ fn components_where(
                 *e += 1;
                 let to = nodes[w];
                 if to.index == NONE {
+                    if next.is_multiple_of(1 << 20) && stop() {
+                        return None;
+                    }
                     nodes[w] = Node {
                         index: next,
                         low: next,
@@ -808,7 +827,7 @@ fn components_where(
             }
         }
     }
-    (nodes.iter().map(|x| x.comp).collect(), sizes)
+    Some((nodes.iter().map(|x| x.comp).collect(), sizes))
 }
 
 #[cfg(test)]
@@ -901,11 +920,30 @@ mod tests {
         let (all, sizes) = components(&starts, &targets);
         assert!(all[0] == all[1] && all[1] == all[2]);
         assert_eq!(sizes, [3]);
-        let (some, sizes) = components_where(&starts, &targets, |v| v != 1);
+        let (some, sizes) = components_where(&starts, &targets, |v| v != 1, &|| false).unwrap();
         assert_eq!(some[1], NOT_KEPT);
         assert_ne!(some[0], some[2]);
         assert!(some[0] != NOT_KEPT && some[2] != NOT_KEPT);
         assert_eq!(sizes, [1, 1]);
+    }
+
+    #[test]
+    fn a_stop_ends_tarjan_within_a_million_nodes() {
+        // A path of 1.5 M nodes, one component each, found in one walk.
+        let n = 1_500_000u32;
+        let starts: Vec<u32> = (0..=n).map(|v| v.min(n - 1)).collect();
+        let targets: Vec<u32> = (1..n).collect();
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 1
+        };
+        assert!(components_where(&starts, &targets, |_| true, &stop).is_none());
+        assert_eq!(asked.get(), 2, "asked at the first node and the millionth");
+        let (comp, sizes) = components_where(&starts, &targets, |_| true, &|| false).unwrap();
+        assert_eq!(sizes.len(), n as usize);
+        // The last node is a sink: its component is found first.
+        assert_eq!((comp[n as usize - 1], comp[0]), (0, n - 1));
     }
 
     #[test]

@@ -179,9 +179,18 @@ pub fn solve_with_tablebase<G: SolveGame>(
                     table = Some(std::thread::spawn(move || Tt::new(mb)));
                 }
                 let threads = opts.threads.max(1);
-                entry_bounds = g.repetition_bounds(threads);
-                root_move_bounds = g.root_move_bounds(&entry_bounds.0, &entry_bounds.1, threads);
-                graph = Some(g);
+                let flag = opts.stop.as_deref();
+                match g.repetition_bounds(threads, flag).and_then(|(lo, hi)| {
+                    let moves = g.root_move_bounds(&lo, &hi, threads, flag)?;
+                    Some(((lo, hi), moves))
+                }) {
+                    Some((entry, moves)) => {
+                        entry_bounds = entry;
+                        root_move_bounds = moves;
+                        graph = Some(g);
+                    }
+                    None => stopped = true,
+                }
             }
             Err(GraphError::Stopped) => stopped = true,
             Err(GraphError::TooLarge | GraphError::Collision) => {}

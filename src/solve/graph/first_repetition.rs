@@ -70,14 +70,20 @@ impl<G: SolveGame> Graph<G> {
     /// pay depends on the position repeated ([`Graph::repetition_south`]);
     /// exact where they meet. Components are solved sinks first, each exit
     /// with the bounds already found for where it leads. With `threads`
-    /// above 1, a large component's two sides run on two threads.
-    pub fn repetition_bounds(&self, threads: usize) -> (Vec<i32>, Vec<i32>) {
-        self.repetition_bounds_by(true, threads)
+    /// above 1, a large component's two sides run on two threads. `None`
+    /// once `stop` is set (it is read between two threshold games).
+    pub fn repetition_bounds(&self, threads: usize, stop: Stop) -> Option<(Vec<i32>, Vec<i32>)> {
+        self.repetition_bounds_by(true, threads, stop)
     }
 
     /// [`Graph::repetition_bounds`], the thresholds split in halves
     /// (`split`) or each threshold's game played on the whole component.
-    fn repetition_bounds_by(&self, split: bool, threads: usize) -> (Vec<i32>, Vec<i32>) {
+    fn repetition_bounds_by(
+        &self,
+        split: bool,
+        threads: usize,
+        stop: Stop,
+    ) -> Option<(Vec<i32>, Vec<i32>)> {
         let n = self.nodes.len();
         let mut lo = vec![0i32; n];
         let mut hi = vec![0i32; n];
@@ -85,6 +91,7 @@ impl<G: SolveGame> Graph<G> {
         let mut arena = Arena {
             local: vec![u32::MAX; n],
             two_threads: threads > 1,
+            stop,
             ..Arena::default()
         };
         for c in 0..self.comp_size.len() {
@@ -115,8 +122,11 @@ impl<G: SolveGame> Graph<G> {
             }
             arena.load(self, c, nodes, None, &lo, &hi);
             arena.solve(nodes, &mut lo, &mut hi, split);
+            if arena.stopped() {
+                return None;
+            }
         }
-        (lo, hi)
+        Some((lo, hi))
     }
 
     /// Bounds (South's view) on the value of each root move for the line
@@ -125,8 +135,15 @@ impl<G: SolveGame> Graph<G> {
     /// an exit worth what its repetition pays (nothing else of the line
     /// can recur). The co-Büchi argument needs no strong connection, so the
     /// rest of the component is one arena.
-    pub fn root_move_bounds(&self, lo: &[i32], hi: &[i32], threads: usize) -> Vec<(i32, i32)> {
-        self.root_move_bounds_by(lo, hi, true, threads)
+    /// `None` once `stop` is set.
+    pub fn root_move_bounds(
+        &self,
+        lo: &[i32],
+        hi: &[i32],
+        threads: usize,
+        stop: Stop,
+    ) -> Option<Vec<(i32, i32)>> {
+        self.root_move_bounds_by(lo, hi, true, threads, stop)
     }
 
     /// [`Graph::root_move_bounds`], split or not as in
@@ -137,7 +154,11 @@ impl<G: SolveGame> Graph<G> {
         hi: &[i32],
         split: bool,
         threads: usize,
-    ) -> Vec<(i32, i32)> {
+        stop: Stop,
+    ) -> Option<Vec<(i32, i32)>> {
+        if is_set(stop) {
+            return None;
+        }
         let c = self.comp[0];
         let nodes: Vec<u32> = (1..self.nodes.len() as u32)
             .filter(|&v| self.comp[v as usize] == c)
@@ -147,6 +168,7 @@ impl<G: SolveGame> Graph<G> {
             let mut arena = Arena {
                 local: vec![u32::MAX; self.nodes.len()],
                 two_threads: threads > 1,
+                stop,
                 ..Arena::default()
             };
             let pay = self.repetition_south(0);
@@ -154,22 +176,36 @@ impl<G: SolveGame> Graph<G> {
             hi[0] = pay;
             arena.load(self, c as usize, &nodes, Some(0), &lo, &hi);
             arena.solve(&nodes, &mut lo, &mut hi, split);
+            if arena.stopped() {
+                return None;
+            }
         }
-        self.children(0)
-            .iter()
-            .map(|&w| (lo[w as usize], hi[w as usize]))
-            .collect()
+        Some(
+            self.children(0)
+                .iter()
+                .map(|&w| (lo[w as usize], hi[w as usize]))
+                .collect(),
+        )
     }
+}
+
+/// A flag that asks the threshold games to stop, if any.
+pub(crate) type Stop<'a> = Option<&'a std::sync::atomic::AtomicBool>;
+
+fn is_set(stop: Stop) -> bool {
+    stop.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// One component as a game: its moves inside (both ways) and, per node,
 /// the range of the bounds of its exits.
 #[derive(Default)]
-struct Arena {
+struct Arena<'a> {
     /// Local index of each node of the graph in the component loaded.
     local: Vec<u32>,
     /// Whether a large component may take two threads.
     two_threads: bool,
+    /// Set when the games should stop (what they found is then not used).
+    stop: Stop<'a>,
     south: Vec<bool>,
     pay: Vec<i32>,
     succ_start: Vec<u32>,
@@ -183,7 +219,12 @@ struct Arena {
     exit_hi_max: Vec<i32>,
 }
 
-impl Arena {
+impl Arena<'_> {
+    /// Whether the games were asked to stop.
+    fn stopped(&self) -> bool {
+        is_set(self.stop)
+    }
+
     /// Loads `nodes`, the members of component `c` but `sink` (if given):
     /// a move into the sink is an exit like those out of the component.
     fn load<G: SolveGame>(
@@ -376,6 +417,9 @@ impl Arena {
             return best;
         }
         for (t, &k) in ks.iter().enumerate().skip(1) {
+            if self.stopped() {
+                break;
+            }
             for i in 0..len {
                 (flag.safe[i], flag.good[i], flag.bad[i]) = flags(i, k);
             }
@@ -415,7 +459,7 @@ impl Arena {
         flag: &mut Flags,
         s: &mut Scratch,
     ) {
-        if region.is_empty() {
+        if region.is_empty() || self.stopped() {
             return;
         }
         if b - a == 1 {
@@ -616,7 +660,7 @@ impl Arena {
 /// than the entry bounds did, for every line by the argument of
 /// [`line_bounds`] ([`OpenArena::decide`]).
 pub(crate) struct OpenArena {
-    arena: Arena,
+    arena: Arena<'static>,
     /// The local index of each member.
     local: rustc_hash::FxHashMap<u32, u32>,
     /// Whether a repetition of the node pays South at least the threshold.
@@ -901,7 +945,7 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds(2);
+                let (lo, hi) = g.repetition_bounds(2, None).unwrap();
                 let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
                 for t in least + 1..=most {
                     let labels = g.open_components(&lo, &hi, t);
@@ -950,7 +994,7 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds(1);
+                let (lo, hi) = g.repetition_bounds(1, None).unwrap();
                 let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
                 for t in least + 1..=most {
                     let labels = g.open_components(&lo, &hi, t);
@@ -1026,17 +1070,17 @@ mod tests {
             let g = own_side_graph(houses, seeds, rules);
             let biggest = *g.comp_size.iter().max().unwrap() as usize;
             largest = largest.max(biggest);
-            let (lo, hi) = g.repetition_bounds(2);
+            let (lo, hi) = g.repetition_bounds(2, None).unwrap();
             assert!(
-                g.repetition_bounds(1) == (lo.clone(), hi.clone()),
+                g.repetition_bounds(1, None).unwrap() == (lo.clone(), hi.clone()),
                 "one thread"
             );
-            let (lo_all, hi_all) = g.repetition_bounds_by(false, 1);
+            let (lo_all, hi_all) = g.repetition_bounds_by(false, 1, None).unwrap();
             let differ = (0..lo.len()).filter(|&v| lo[v] != lo_all[v] || hi[v] != hi_all[v]);
             assert_eq!(differ.count(), 0, "{houses}x{seeds} {rules:?}");
             assert_eq!(
-                g.root_move_bounds_by(&lo, &hi, true, 2),
-                g.root_move_bounds_by(&lo, &hi, false, 1),
+                g.root_move_bounds_by(&lo, &hi, true, 2, None).unwrap(),
+                g.root_move_bounds_by(&lo, &hi, false, 1, None).unwrap(),
                 "{houses}x{seeds} {rules:?}"
             );
             let open = (0..lo.len()).filter(|&v| lo[v] < hi[v]).count();
@@ -1050,6 +1094,27 @@ mod tests {
             largest >= super::PARALLEL_ARENA,
             "no component took two threads"
         );
+    }
+
+    #[test]
+    fn a_stop_ends_the_threshold_games_without_bounds() {
+        use std::sync::atomic::AtomicBool;
+        let g = own_side_graph(3, 3, RuleSet::Abapa);
+        let (lo, hi) = g.repetition_bounds(2, None).unwrap();
+        let moves = g.root_move_bounds(&lo, &hi, 2, None).unwrap();
+        // A flag that is never set changes nothing.
+        let unset = AtomicBool::new(false);
+        assert!(g.repetition_bounds(2, Some(&unset)).unwrap() == (lo.clone(), hi.clone()));
+        assert_eq!(
+            g.root_move_bounds(&lo, &hi, 2, Some(&unset)).unwrap(),
+            moves
+        );
+        // A set one gives no bounds at all: half-played games prove nothing.
+        let set = AtomicBool::new(true);
+        for threads in [1, 2] {
+            assert!(g.repetition_bounds(threads, Some(&set)).is_none());
+            assert!(g.root_move_bounds(&lo, &hi, threads, Some(&set)).is_none());
+        }
     }
 
     impl Graph<Oware> {
@@ -1085,14 +1150,14 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds(2);
+                let (lo, hi) = g.repetition_bounds(2, None).unwrap();
                 // Each threshold's game on the region won at the one before
                 // gives the same bounds as on the whole component.
-                let (lo_all, hi_all) = g.repetition_bounds_by(false, 1);
+                let (lo_all, hi_all) = g.repetition_bounds_by(false, 1, None).unwrap();
                 assert!(lo == lo_all && hi == hi_all, "{houses}x{seeds} {rules:?}");
                 assert_eq!(
-                    g.root_move_bounds_by(&lo, &hi, true, 2),
-                    g.root_move_bounds_by(&lo, &hi, false, 1),
+                    g.root_move_bounds_by(&lo, &hi, true, 2, None).unwrap(),
+                    g.root_move_bounds_by(&lo, &hi, false, 1, None).unwrap(),
                     "{houses}x{seeds} {rules:?}"
                 );
                 let (least, most) = g.least_most();
