@@ -322,3 +322,29 @@ fn egtb_path_feeds_the_search_and_go_solve() {
     e.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn go_solve_proves_an_own_side_oware_board_through_its_repetition_graph() {
+    // Oware 3x5 under own-side repetition: 4.8 M positions, more than the
+    // fixed graph of earlier versions held, so the search ran without it
+    // and proved nothing in minutes. Sized to the memory as for `kete
+    // solve`, the graph proves the draw (`kete solve --variant oware
+    // --pits 3 --seeds 5` says "value +0 best B") in seconds.
+    let mut e = EngineProcess::start();
+    for c in [
+        "setoption name Variant value oware",
+        "setoption name Pits value 3",
+        "setoption name Seeds value 5",
+        "setoption name Threads value 2",
+        "position startpos",
+        "go solve",
+    ] {
+        e.send(c);
+    }
+    let limit = Duration::from_secs(300);
+    let proven = e.wait_for(limit, "proven", |l| l.starts_with("info string proven"));
+    assert_eq!(proven, "info string proven score cp 0", "{}", e.tail());
+    let best = e.wait_for(limit, "bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(best, "bestmove B");
+    e.finish();
+}

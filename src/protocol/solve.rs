@@ -308,11 +308,17 @@ pub fn spawn(
     // `pns::MAX_PLY`): more stack than a thread gets by default.
     let thread = std::thread::Builder::new().stack_size(STACK);
     let spawned = thread.spawn(move || {
+        // The graph of a repeating game is sized to the memory as for
+        // `kete solve` (Oware 4x3 needs 31.7 M positions); `stop` is read
+        // while it is built and between its threshold games.
         let opts = SolveOptions {
             hash_mb: res.hash_mib,
             report_every: Duration::from_secs(1),
             stop: Some(stop),
             threads: res.threads,
+            graph_budget: crate::solve::cli::fitted_graph_positions(
+                crate::solve::cache::available_memory(),
+            ),
             ..SolveOptions::default()
         };
         variant.visit_solver(Run {

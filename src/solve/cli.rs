@@ -648,9 +648,9 @@ pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
 
 /// The default `--graph-positions` with `available` bytes of memory free:
 /// 160 bytes a position (the whole solve of Oware 4x3 peaks at 123 to
-/// 129 a position, its table of 4 included), at least the 4 million the
-/// engine's `go solve` takes, at most 40 million, since beyond that the
-/// graph alone takes minutes to build.
+/// 129 a position, its table of 4 included), at least 4 million, at most
+/// 40 million, since beyond that the graph alone takes minutes to build.
+/// The engine's `go solve` takes the same.
 pub fn fitted_graph_positions(available: u64) -> usize {
     (available / 160).clamp(4_000_000, 40_000_000) as usize
 }
