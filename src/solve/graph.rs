@@ -30,6 +30,14 @@ pub(crate) use first_repetition::{OpenArena, line_bounds};
 use super::{SolveGame, margin};
 use crate::game::Side;
 
+/// A flag someone else sets to stop the graph's work (the protocol's
+/// `stop`), if any: what was found then is thrown away.
+pub(crate) type Stop<'a> = Option<&'a std::sync::atomic::AtomicBool>;
+
+fn is_set(stop: Stop) -> bool {
+    stop.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+}
+
 /// The positions reachable from a root, their moves and components.
 pub(crate) struct Graph<G> {
     pub nodes: Vec<G>,
@@ -136,7 +144,7 @@ impl<G: SolveGame> Graph<G> {
         root: &G,
         budget: usize,
         threads: usize,
-        stop: &(dyn Fn() -> bool + Sync),
+        stop: Stop,
     ) -> Result<Graph<G>, GraphError> {
         // Nodes expanded per step, and by each thread before a thread of
         // its own pays (starting one costs some tens of microseconds).
@@ -152,7 +160,7 @@ impl<G: SolveGame> Graph<G> {
             (0..threads.max(1)).map(|_| Expanded::default()).collect();
         let mut i = 0;
         while i < nodes.len() {
-            if stop() {
+            if is_set(stop) {
                 return Err(GraphError::Stopped);
             }
             let end = nodes.len().min(i + STEP);
@@ -250,7 +258,7 @@ impl<G: SolveGame> Graph<G> {
     /// only those in the current one's open component can still recur.
     pub fn open_components(&self, lo: &[i32], hi: &[i32], t: i32) -> Vec<u32> {
         let open = |v: usize| lo[v] < t && t <= hi[v];
-        components_where(&self.starts, &self.targets, open, &|| false)
+        components_where(&self.starts, &self.targets, open, None)
             .expect("never stopped")
             .0
     }
@@ -650,7 +658,7 @@ fn components_by_level(
     starts: &[u32],
     targets: &[u32],
     levels: &[u64],
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: Stop,
 ) -> Option<(Vec<u32>, Vec<u32>)> {
     let mut sizes: rustc_hash::FxHashMap<u64, usize> = Default::default();
     for &l in levels {
@@ -716,11 +724,11 @@ fn components_by_level(
 /// goes to the same component or a smaller one) and each component's size.
 #[cfg(test)]
 fn components(starts: &[u32], targets: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    components_where(starts, targets, |_| true, &|| false).expect("never stopped")
+    components_where(starts, targets, |_| true, None).expect("never stopped")
 }
 
 /// [`components`] of the subgraph induced on the nodes `keep` holds; the
-/// others get [`NOT_KEPT`]. `None` once `stop` says so (it is asked every
+/// others get [`NOT_KEPT`]. `None` once `stop` is set (it is read every
 /// million nodes: Oware 4x3's 31.7 M take some seconds).
 ///
 /// A node's Tarjan index, low link and component share one 16-byte record,
@@ -731,7 +739,7 @@ fn components_where(
     starts: &[u32],
     targets: &[u32],
     keep: impl Fn(usize) -> bool,
-    stop: &dyn Fn() -> bool,
+    stop: Stop,
 ) -> Option<(Vec<u32>, Vec<u32>)> {
     const NONE: u32 = u32::MAX;
     // Visited and on the stack: no component yet.
@@ -764,7 +772,7 @@ fn components_where(
         if nodes[root].index != NONE {
             continue;
         }
-        if next.is_multiple_of(1 << 20) && stop() {
+        if next.is_multiple_of(1 << 20) && is_set(stop) {
             return None;
         }
         calls.push((root as u32, starts[root]));
@@ -782,7 +790,7 @@ fn components_where(
                 *e += 1;
                 let to = nodes[w];
                 if to.index == NONE {
-                    if next.is_multiple_of(1 << 20) && stop() {
+                    if next.is_multiple_of(1 << 20) && is_set(stop) {
                         return None;
                     }
                     nodes[w] = Node {
@@ -833,6 +841,7 @@ fn components_where(
 #[cfg(test)]
 mod tests {
     use super::{NOT_KEPT, NodeIndex, components, components_where};
+    use std::sync::atomic::AtomicBool;
 
     #[test]
     fn the_node_index_finds_every_hash_through_its_growth_and_collisions() {
@@ -872,8 +881,8 @@ mod tests {
                 rules: RuleSet::Abapa,
                 ..OwareRules::default()
             });
-            let serial = Graph::build(&start, 1 << 22, 1, &|| false).unwrap();
-            let two = Graph::build(&start, 1 << 22, 2, &|| false).unwrap();
+            let serial = Graph::build(&start, 1 << 22, 1, None).unwrap();
+            let two = Graph::build(&start, 1 << 22, 2, None).unwrap();
             // Far more nodes than one step expands, so the steps split.
             assert!(serial.nodes.len() > 100_000, "{}", serial.nodes.len());
             assert!(serial.nodes == two.nodes);
@@ -906,7 +915,7 @@ mod tests {
             // of threads.
             let n = serial.nodes.len();
             for threads in [1, 2] {
-                let small = Graph::build(&start, n - 1, threads, &|| false);
+                let small = Graph::build(&start, n - 1, threads, None);
                 assert!(matches!(small, Err(GraphError::TooLarge)));
             }
         }
@@ -920,7 +929,7 @@ mod tests {
         let (all, sizes) = components(&starts, &targets);
         assert!(all[0] == all[1] && all[1] == all[2]);
         assert_eq!(sizes, [3]);
-        let (some, sizes) = components_where(&starts, &targets, |v| v != 1, &|| false).unwrap();
+        let (some, sizes) = components_where(&starts, &targets, |v| v != 1, None).unwrap();
         assert_eq!(some[1], NOT_KEPT);
         assert_ne!(some[0], some[2]);
         assert!(some[0] != NOT_KEPT && some[2] != NOT_KEPT);
@@ -928,19 +937,17 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_ends_tarjan_within_a_million_nodes() {
+    fn a_stop_ends_tarjan_and_an_unset_flag_changes_nothing() {
         // A path of 1.5 M nodes, one component each, found in one walk.
         let n = 1_500_000u32;
         let starts: Vec<u32> = (0..=n).map(|v| v.min(n - 1)).collect();
         let targets: Vec<u32> = (1..n).collect();
-        let asked = std::cell::Cell::new(0);
-        let stop = || {
-            asked.set(asked.get() + 1);
-            asked.get() > 1
-        };
-        assert!(components_where(&starts, &targets, |_| true, &stop).is_none());
-        assert_eq!(asked.get(), 2, "asked at the first node and the millionth");
-        let (comp, sizes) = components_where(&starts, &targets, |_| true, &|| false).unwrap();
+        let set = AtomicBool::new(true);
+        assert!(components_where(&starts, &targets, |_| true, Some(&set)).is_none());
+        let unset = AtomicBool::new(false);
+        let found = components_where(&starts, &targets, |_| true, Some(&unset)).unwrap();
+        assert!(found == components(&starts, &targets));
+        let (comp, sizes) = found;
         assert_eq!(sizes.len(), n as usize);
         // The last node is a sink: its component is found first.
         assert_eq!((comp[n as usize - 1], comp[0]), (0, n - 1));

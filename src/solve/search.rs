@@ -159,12 +159,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
     // in play, as that line was recorded, and cannot use the graph's
     // history-free answers.
     if G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty() {
-        let stop = || {
-            opts.stop
-                .as_ref()
-                .is_some_and(|f| f.load(Ordering::Relaxed))
-        };
-        match Graph::build(pos, opts.graph_budget, opts.threads.max(1), &stop) {
+        let flag = opts.stop.as_deref();
+        match Graph::build(pos, opts.graph_budget, opts.threads.max(1), flag) {
             Ok(graph) if graph.cycles_pay_constant() => {
                 return solve_by_graph(pos, &graph, &moves, opts, start, progress);
             }
@@ -179,7 +175,6 @@ pub fn solve_with_tablebase<G: SolveGame>(
                     table = Some(std::thread::spawn(move || Tt::new(mb)));
                 }
                 let threads = opts.threads.max(1);
-                let flag = opts.stop.as_deref();
                 match g.repetition_bounds(threads, flag).and_then(|(lo, hi)| {
                     let moves = g.root_move_bounds(&lo, &hi, threads, flag)?;
                     Some(((lo, hi), moves))

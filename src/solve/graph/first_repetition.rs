@@ -29,7 +29,7 @@
 //! `H` in that region count, which is how the search uses these bounds
 //! below a line ([`line_bounds`]).
 
-use super::{Graph, SolveGame, margin};
+use super::{Graph, SolveGame, Stop, is_set, margin};
 use crate::game::Side;
 
 /// Bounds (South's view) on the value of node `v` reached by a line whose
@@ -187,13 +187,6 @@ impl<G: SolveGame> Graph<G> {
                 .collect(),
         )
     }
-}
-
-/// A flag that asks the threshold games to stop, if any.
-pub(crate) type Stop<'a> = Option<&'a std::sync::atomic::AtomicBool>;
-
-fn is_set(stop: Stop) -> bool {
-    stop.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// One component as a game: its moves inside (both ways) and, per node,
@@ -901,7 +894,7 @@ mod tests {
             rules,
             repetition: Repetition::OwnSide,
         });
-        Graph::build(&start, 1 << 21, 2, &|| false).unwrap()
+        Graph::build(&start, 1 << 21, 2, None).unwrap()
     }
 
     /// Calls `visit(line, w)` for every line of one to three positions of
