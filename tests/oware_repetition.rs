@@ -236,3 +236,32 @@ fn solver_agrees_with_itself_without_the_graph_on_small_starts() {
         });
     }
 }
+
+#[test]
+fn a_first_cycle_game_the_bounds_leave_open_is_played_out() {
+    // Oware 3x4 under Abapa, own-side: the graph's bounds leave the start's
+    // value open, and below a line of its large open components the
+    // resolved games decide little. Searching on position by position, the
+    // first pass had not ended after 60 s; the component's first-cycle game
+    // played out on the component alone answers in a few seconds.
+    let start = Oware::start(&OwareRules {
+        houses: 3,
+        seeds: 4,
+        rules: RuleSet::Abapa,
+        repetition: Repetition::OwnSide,
+    });
+    let got = solve(
+        &start,
+        &SolveOptions {
+            hash_mb: 16,
+            ..Default::default()
+        },
+        &mut |_| {},
+    );
+    assert!(got.complete);
+    assert_eq!(
+        (got.value, got.best.as_slice()),
+        (0, &[1u8][..]),
+        "value and best move (B)"
+    );
+}

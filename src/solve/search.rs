@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::graph::{Graph, GraphError, NOT_KEPT, OpenArena, line_bounds};
+use super::graph::{Graph, GraphError, NOT_KEPT, OpenArena, PlayOut, line_bounds};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -479,6 +479,17 @@ struct Shared<'a, G: SolveGame> {
     start: Instant,
 }
 
+impl<G: SolveGame> Shared<'_, G> {
+    /// A stop, or another thread has finished the pass.
+    fn stop_asked(&self) -> bool {
+        self.abort.load(Ordering::Relaxed)
+            || self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
 struct Searcher<'a, G: SolveGame> {
     sh: &'a Shared<'a, G>,
     /// 0 for the thread that reports; the others are helpers.
@@ -527,6 +538,8 @@ struct Searcher<'a, G: SolveGame> {
     /// Once set, every node returns at once and the pass is thrown away:
     /// a stop, or another thread's finishing the pass.
     stopped: bool,
+    /// What [`OpenArena::play_out`] reuses from call to call.
+    play: PlayOut,
 }
 
 type Buffers<G> = (
@@ -626,6 +639,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             buffers: Vec::new(),
             etc_keys: Vec::new(),
             stopped: false,
+            play: PlayOut::default(),
         }
     }
 
@@ -913,8 +927,10 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// for a line whose run is all open at `t` (`Line::Open`): then no
     /// position of the run outside `v`'s open component can come back, an
     /// exit's answer does not depend on the line, and the exits the entry
-    /// bounds decide keep their bounds (see [`Searcher::line_at`]). `None`
-    /// too when the search is stopped meanwhile.
+    /// bounds decide keep their bounds (see [`Searcher::line_at`]). Where
+    /// those games leave `v` open below the line, the first-cycle game on
+    /// the component is played out ([`OpenArena::play_out`]). `None` when
+    /// the search is stopped meanwhile.
     fn residual(&mut self, v: usize, t: i32, ply: usize) -> Option<bool> {
         let level = self.open.as_ref().map(|(_, l)| l.clone())?;
         let label = level.labels[v];
@@ -945,7 +961,19 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             .filter_map(|i| arena.local(self.line_pay[i].0))
             .collect();
         let local = arena.local(v as u32)? as usize;
-        arena.decide(local, &line)
+        if let Some(d) = arena.decide(local, &line) {
+            return Some(d);
+        }
+        // Below the resolved games, the first-cycle game on the component
+        // itself, which no table of positions can hold.
+        let sh = self.sh;
+        let stop = || sh.stop_asked();
+        let (answer, nodes) = arena.play_out(local, &line, &mut self.play, &stop);
+        self.nodes += nodes;
+        if answer.is_none() && stop() {
+            self.stopped = true;
+        }
+        answer
     }
 
     fn leave(&mut self) {
@@ -966,10 +994,8 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// Whether to give up the pass: a stop, or another thread has
     /// finished it.
     fn should_stop(&mut self) -> bool {
-        let sh = self.sh;
         self.flush();
-        sh.abort.load(Ordering::Relaxed)
-            || sh.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.sh.stop_asked()
     }
 
     /// Bounds (side to move's view) on the value of graph node `v`, given
