@@ -1109,12 +1109,7 @@ impl Walk<'_> {
             self.leave(&f);
         }
         end.unwrap_or_else(|| {
-            Walked::Done(result.unwrap_or_else(|| {
-                panic!(
-                    "no answer: v {v} every {every} budget {budget} nodes {} start {start} on {}",
-                    *nodes, self.on[v as usize]
-                )
-            }))
+            Walked::Done(result.expect("a walk not cut short ends with its answer"))
         })
     }
 
@@ -1131,7 +1126,7 @@ impl Walk<'_> {
             // Games on the positions near `w` first: they cost what they
             // look at, and most decisions need no more.
             for radius in REPLAY_RADII {
-                let whole = self.push_regions(Some(w), radius);
+                let whole = self.push_regions(w, radius);
                 if let Some(r) = self.regions_decide(w) {
                     self.pop_regions();
                     return Ok(r);
@@ -1267,7 +1262,7 @@ impl Walk<'_> {
     /// a move of his opponent does (he may lose there, for all these games
     /// know), so whoever wins still wins the whole game. Returns whether
     /// the games were played on every position play from `w` can reach.
-    fn push_regions(&mut self, w: Option<u32>, radius: u32) -> bool {
+    fn push_regions(&mut self, w: u32, radius: u32) -> bool {
         let a = &self.open.arena;
         let pays = &self.open.pays;
         let len = a.len();
@@ -1285,19 +1280,11 @@ impl Walk<'_> {
             r.north.resize(len, false);
         }
         r.members.clear();
-        match w {
-            Some(w) => r.members.push(w),
-            // Every position off the line.
-            None => r
-                .members
-                .extend((0..len as u32).filter(|&i| !self.on[i as usize])),
-        }
-        for &m in &r.members {
-            self.seen[m as usize] = true;
-        }
-        let (mut k, mut depth, mut layer_end) = (0, 0, r.members.len());
+        r.members.push(w);
+        self.seen[w as usize] = true;
+        let (mut k, mut depth, mut layer_end) = (0, 0, 1);
         let mut whole = true;
-        while w.is_some() && k < r.members.len() {
+        while k < r.members.len() {
             if k == layer_end {
                 depth += 1;
                 layer_end = r.members.len();
