@@ -152,15 +152,24 @@ fn check_board(
         // With the graph of the position (the default), with every open
         // component resolved, and without the graph (the table keyed on
         // every position since the last capture).
+        // A first guess far from the value puts every pass outside the
+        // thresholds the graph's bounds were first made exact at, so they
+        // are made again around each (with the default guess that is rare).
+        let far = SolveOptions {
+            guess: Some(40),
+            ..opts(1_000_000)
+        };
         for (graph_budget, o) in [
             (1_000_000, opts(1_000_000)),
             (1_000_000, opts_resolving(1_000_000)),
+            (1_000_000, far),
             (0, opts(0)),
         ] {
             let got = solve(&pos, &o, &mut |_| {});
             let what = format!(
-                "{houses}x{seeds} {rules:?} {repetition:?} graph {graph_budget} resolving below {}: {}",
+                "{houses}x{seeds} {rules:?} {repetition:?} graph {graph_budget} resolving below {} guess {:?}: {}",
                 o.residual_min,
+                o.guess,
                 pos.to_notation()
             );
             assert_eq!(got.value, value, "{what}");

@@ -25,7 +25,7 @@
 
 mod first_repetition;
 
-pub(crate) use first_repetition::{OpenArena, PlayOut, line_bounds};
+pub(crate) use first_repetition::{OpenArena, PlayOut, Window, line_bounds};
 
 use super::{SolveGame, margin};
 use crate::game::Side;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::graph::{Graph, GraphError, NOT_KEPT, OpenArena, PlayOut, line_bounds};
+use super::graph::{Graph, GraphError, NOT_KEPT, OpenArena, PlayOut, Stop, Window, line_bounds};
 use super::tt::Tt;
 use super::{SolveGame, Tablebase, margin};
 
@@ -151,10 +151,14 @@ pub fn solve_with_tablebase<G: SolveGame>(
         };
     }
     let mut graph = None;
-    let mut entry_bounds = (Vec::new(), Vec::new());
-    let mut root_move_bounds = Vec::new();
+    let mut bounds = Bounds::default();
     let mut table = None;
     let mut stopped = false;
+    // The first guess comes before the graph: its bounds are played only
+    // at the thresholds around it, where the passes will test.
+    let guess = opts
+        .guess
+        .unwrap_or_else(|| estimate(pos, opts.guess_depth));
     // A solve that starts after a line (a split solve's job) keys on seeds
     // in play, as that line was recorded, and cannot use the graph's
     // history-free answers.
@@ -174,14 +178,11 @@ pub fn solve_with_tablebase<G: SolveGame>(
                     ));
                     table = Some(std::thread::spawn(move || Tt::new(mb)));
                 }
-                let threads = opts.threads.max(1);
-                match g.repetition_bounds(threads, flag).and_then(|(lo, hi)| {
-                    let moves = g.root_move_bounds(&lo, &hi, threads, flag)?;
-                    Some(((lo, hi), moves))
-                }) {
-                    Some((entry, moves)) => {
-                        entry_bounds = entry;
-                        root_move_bounds = moves;
+                let t = Searcher::<G>::threshold(pos.side_to_move(), guess - 1);
+                let window = Some((t - WINDOW_SPREAD, t + WINDOW_SPREAD));
+                match Bounds::of(&g, window, opts.threads.max(1), flag) {
+                    Some(b) => {
+                        bounds = b;
                         graph = Some(g);
                     }
                     None => stopped = true,
@@ -200,8 +201,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         tt,
         tb: tablebase,
         graph,
-        entry_bounds,
-        root_move_bounds,
+        bounds: parking_lot::Mutex::new(Arc::new(bounds)),
         open: Default::default(),
         residual_min: opts.residual_min,
         busy: Busy::new(threads),
@@ -225,13 +225,14 @@ pub fn solve_with_tablebase<G: SolveGame>(
         s.lower = s.lower.max(lo);
         s.upper = s.upper.min(hi);
     }
-    let mut g = opts
-        .guess
-        .unwrap_or_else(|| estimate(pos, opts.guess_depth))
-        .clamp(s.lower, s.upper);
+    let mut g = guess.clamp(s.lower, s.upper);
     let mut best = None;
     while s.lower < s.upper && !s.stopped {
         let beta = if g == s.lower { g + 1 } else { g };
+        if !s.bounds_exact_at(Searcher::<G>::threshold(pos.side_to_move(), beta - 1)) {
+            s.stopped = true;
+            break;
+        }
         s.pass += 1;
         s.beta = beta;
         s.root_best = None;
@@ -268,10 +269,15 @@ pub fn solve_with_tablebase<G: SolveGame>(
     // No pass failed high: either every move reached only the lowest
     // possible value (any is best), or the graph's bounds decided the value
     // before any pass (then a move that reaches it is looked for).
+    let proven = (0..moves.len()).find(|&i| s.root_move_proven(pos, i, value));
+    if complete && (opts.all_best || best.is_none() && proven.is_none()) {
+        // The searches below test the value itself. A stop meanwhile
+        // leaves the bounds as they were, which are still sound.
+        s.bounds_exact_at(Searcher::<G>::threshold(pos.side_to_move(), value - 1));
+    }
     let first = match best {
         Some(i) => i,
-        None if complete && value > banked - spread => (0..moves.len())
-            .find(|&i| s.root_move_proven(pos, i, value))
+        None if complete && value > banked - spread => proven
             .or_else(|| (0..moves.len()).find(|&i| s.reaches(pos, moves[i], value)))
             .expect("a move reaches the value of the position"),
         None => 0,
@@ -446,6 +452,45 @@ impl Busy {
 /// small to be worth the marking.
 const DEFER_PLIES: usize = 24;
 
+/// How far on either side of the first guess's threshold the graph's
+/// bounds are first made exact ([`Window`]). A wider window costs more
+/// games; a pass whose threshold falls outside it plays them again on a
+/// window widened to take it in ([`Searcher::bounds_exact_at`]).
+const WINDOW_SPREAD: i32 = 2;
+
+/// The graph's bounds, as the search reads them.
+#[derive(Default)]
+struct Bounds {
+    /// South's view, per node, for a line that holds nothing of its
+    /// component ([`Graph::repetition_bounds`]).
+    lo: Vec<i32>,
+    hi: Vec<i32>,
+    /// South's view, per root move in the order of the legal moves, for
+    /// the line that holds only the root ([`Graph::root_move_bounds`]).
+    root_moves: Vec<(i32, i32)>,
+    /// The thresholds at which they are exact (elsewhere only sound).
+    window: Window,
+}
+
+impl Bounds {
+    /// The bounds of `g` exact at the thresholds of `window`; `None` once
+    /// `stop` is set.
+    fn of<G: SolveGame>(g: &Graph<G>, window: Window, threads: usize, stop: Stop) -> Option<Self> {
+        let (lo, hi) = g.repetition_bounds(window, threads, stop)?;
+        let root_moves = g.root_move_bounds(&lo, &hi, window, threads, stop)?;
+        Some(Bounds {
+            lo,
+            hi,
+            root_moves,
+            window,
+        })
+    }
+
+    fn exact_at(&self, t: i32) -> bool {
+        self.window.is_none_or(|(a, b)| a <= t && t <= b)
+    }
+}
+
 /// What the threads of one solve share.
 struct Shared<'a, G: SolveGame> {
     tt: Tt,
@@ -454,14 +499,9 @@ struct Shared<'a, G: SolveGame> {
     /// built: a line's positions in other components than the current
     /// position's can never recur.
     graph: Option<Graph<G>>,
-    /// Bounds (South's view) on the value of each node of the graph for a
-    /// line that holds nothing of its component
-    /// ([`Graph::repetition_bounds`]).
-    entry_bounds: (Vec<i32>, Vec<i32>),
-    /// Bounds (South's view) on the value of each root move, in the order
-    /// of the legal moves, for the line that holds only the root
-    /// ([`Graph::root_move_bounds`]).
-    root_move_bounds: Vec<(i32, i32)>,
+    /// The graph's bounds: each searcher takes the latest when it starts,
+    /// and a pass whose threshold they are not exact at makes new ones.
+    bounds: parking_lot::Mutex<Arc<Bounds>>,
     /// [`Graph::open_components`] of each threshold a pass has tested.
     open: parking_lot::Mutex<rustc_hash::FxHashMap<i32, Arc<OpenLevel>>>,
     /// Open components of at least this many positions are decided below a
@@ -492,6 +532,8 @@ impl<G: SolveGame> Shared<'_, G> {
 
 struct Searcher<'a, G: SolveGame> {
     sh: &'a Shared<'a, G>,
+    /// The graph's bounds this searcher reads ([`Shared::bounds`]).
+    bounds: Arc<Bounds>,
     /// 0 for the thread that reports; the others are helpers.
     id: usize,
     /// Hashes of the positions on the line searched, with their group (the
@@ -614,6 +656,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     ) -> Self {
         Searcher {
             sh,
+            bounds: sh.bounds.lock().clone(),
             id,
             history,
             line_pay: Vec::new(),
@@ -755,7 +798,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// Whether the graph's bounds alone prove that root move `i` reaches
     /// `value`.
     fn root_move_proven(&self, pos: &G, i: usize, value: i32) -> bool {
-        self.sh.root_move_bounds.get(i).is_some_and(|&(lo, hi)| {
+        self.bounds.root_moves.get(i).is_some_and(|&(lo, hi)| {
             if pos.side_to_move() == crate::game::Side::South {
                 lo >= value
             } else {
@@ -815,7 +858,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// Bounds (side to move's view) on the value of node `v` of the graph
     /// for a line that holds nothing of its component.
     fn entry_bounds(&self, v: usize, side: crate::game::Side) -> (i32, i32) {
-        let (lo, hi) = (self.sh.entry_bounds.0[v], self.sh.entry_bounds.1[v]);
+        let (lo, hi) = (self.bounds.lo[v], self.bounds.hi[v]);
         if side == crate::game::Side::South {
             (lo, hi)
         } else {
@@ -849,6 +892,35 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         }
     }
 
+    /// Makes the graph's bounds exact at threshold `t` if they are not
+    /// ([`Window`]): plays the games again on the window widened to take
+    /// in `t` and the thresholds around it, for this searcher and those
+    /// started after it. What was worked out from the old bounds is only
+    /// weaker than from the new, but the open components of each threshold
+    /// are worked out again. False, and the bounds unchanged, if asked to
+    /// stop meanwhile.
+    fn bounds_exact_at(&mut self, t: i32) -> bool {
+        let Some(g) = &self.sh.graph else {
+            return true;
+        };
+        if self.bounds.exact_at(t) {
+            return true;
+        }
+        let window = self
+            .bounds
+            .window
+            .map(|(a, b)| (a.min(t - WINDOW_SPREAD), b.max(t + WINDOW_SPREAD)));
+        let stop = self.sh.stop.as_deref();
+        let Some(b) = Bounds::of(g, window, self.sh.threads, stop) else {
+            return false;
+        };
+        self.bounds = Arc::new(b);
+        *self.sh.bounds.lock() = self.bounds.clone();
+        self.sh.open.lock().clear();
+        self.open = None;
+        true
+    }
+
     /// Makes [`Searcher::open`] that of threshold `t`, computing it the
     /// first time any thread needs it.
     fn open_for(&mut self, t: i32) {
@@ -862,7 +934,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             .lock()
             .entry(t)
             .or_insert_with(|| {
-                let (lo, hi) = &self.sh.entry_bounds;
+                let (lo, hi) = (&self.bounds.lo, &self.bounds.hi);
                 let labels = g.open_components(lo, hi, t);
                 let arenas = large_open_arenas(g, &labels, lo, hi, t, self.sh.residual_min);
                 Arc::new(OpenLevel { labels, arenas })
@@ -1006,12 +1078,12 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// threshold (see [`Searcher::line_at`]), and elsewhere they decide
     /// nothing, so the entry bounds serve.
     fn graph_bounds(&self, v: usize, side: crate::game::Side, line: Line) -> (i32, i32) {
-        let (mut lo, mut hi) = (self.sh.entry_bounds.0[v], self.sh.entry_bounds.1[v]);
+        let (mut lo, mut hi) = (self.bounds.lo[v], self.bounds.hi[v]);
         if let Line::Run(_) = line {
             let run = self.marks.len() - self.marks.last().map_or(0, |m| m.run_start as usize);
             (lo, hi) = line_bounds(
-                &self.sh.entry_bounds.0,
-                &self.sh.entry_bounds.1,
+                &self.bounds.lo,
+                &self.bounds.hi,
                 v,
                 &self.line_pay[self.line_pay.len() - run..],
             );
@@ -1022,7 +1094,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             // its own bounds hold as well.
             let g = self.sh.graph.as_ref().expect("graph bounds need the graph");
             if let Some(i) = g.children(0).iter().position(|&w| w as usize == v) {
-                let (l, h) = self.sh.root_move_bounds[i];
+                let (l, h) = self.bounds.root_moves[i];
                 lo = lo.max(l);
                 hi = hi.min(h);
             }

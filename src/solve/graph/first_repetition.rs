@@ -32,6 +32,26 @@
 use super::{Graph, SolveGame, Stop, is_set, margin};
 use crate::game::Side;
 
+/// The thresholds (South's view) at which [`Graph::repetition_bounds`]
+/// plays its games: every one (`None`), or those of `lo..=hi`.
+///
+/// A game at threshold `k` needs of an exit only whether its value is
+/// known to be at least `k`, which the exit's own game at `k` says. So
+/// bounds whose games were played only at the thresholds of a window are
+/// exact there: for `k` in it, `lo[v] >= k` exactly where South wins his
+/// game at `k`, and `hi[v] < k` where North wins his. Elsewhere they are
+/// still sound, only weaker: South's bound is the hardest threshold he was
+/// seen to win (at least the least repetition pay or exit bound of the
+/// component, which he wins everywhere), North's the mirror image. And
+/// [`line_bounds`] stays sound on them, since for the threshold `k0 =
+/// lo[v]` its games were played on the whole of `v`'s component, so every
+/// node `h` there with `lo[h] >= k0` is in South's region at `k0` and
+/// every node of that region has `lo[h] >= k0`. A null-window search at
+/// `t` asks of each node only whether South gets `t`: with `t` in the
+/// window it meets exactly the decided and open positions of the full
+/// bounds, for a fraction of their cost.
+pub(crate) type Window = Option<(i32, i32)>;
+
 /// Bounds (South's view) on the value of node `v` reached by a line whose
 /// positions in its component are `run` (node, repetition pay), from the
 /// entry bounds `lo`, `hi` ([`Graph::repetition_bounds`]). South's
@@ -72,8 +92,14 @@ impl<G: SolveGame> Graph<G> {
     /// with the bounds already found for where it leads. With `threads`
     /// above 1, a large component's two sides run on two threads. `None`
     /// once `stop` is set (it is read between two threshold games).
-    pub fn repetition_bounds(&self, threads: usize, stop: Stop) -> Option<(Vec<i32>, Vec<i32>)> {
-        self.repetition_bounds_by(true, threads, stop)
+    /// Only the thresholds of `window` are played ([`Window`]).
+    pub fn repetition_bounds(
+        &self,
+        window: Window,
+        threads: usize,
+        stop: Stop,
+    ) -> Option<(Vec<i32>, Vec<i32>)> {
+        self.repetition_bounds_by(true, window, threads, stop)
     }
 
     /// [`Graph::repetition_bounds`], the thresholds split in halves
@@ -81,6 +107,7 @@ impl<G: SolveGame> Graph<G> {
     fn repetition_bounds_by(
         &self,
         split: bool,
+        window: Window,
         threads: usize,
         stop: Stop,
     ) -> Option<(Vec<i32>, Vec<i32>)> {
@@ -92,6 +119,7 @@ impl<G: SolveGame> Graph<G> {
             local: vec![u32::MAX; n],
             two_threads: threads > 1,
             stop,
+            window,
             ..Arena::default()
         };
         for c in 0..self.comp_size.len() {
@@ -136,14 +164,17 @@ impl<G: SolveGame> Graph<G> {
     /// can recur). The co-Büchi argument needs no strong connection, so the
     /// rest of the component is one arena.
     /// `None` once `stop` is set.
+    /// Only the thresholds of `window` are played, as for the bounds
+    /// `lo`, `hi` ([`Window`]).
     pub fn root_move_bounds(
         &self,
         lo: &[i32],
         hi: &[i32],
+        window: Window,
         threads: usize,
         stop: Stop,
     ) -> Option<Vec<(i32, i32)>> {
-        self.root_move_bounds_by(lo, hi, true, threads, stop)
+        self.root_move_bounds_by(lo, hi, true, window, threads, stop)
     }
 
     /// [`Graph::root_move_bounds`], split or not as in
@@ -153,6 +184,7 @@ impl<G: SolveGame> Graph<G> {
         lo: &[i32],
         hi: &[i32],
         split: bool,
+        window: Window,
         threads: usize,
         stop: Stop,
     ) -> Option<Vec<(i32, i32)>> {
@@ -169,6 +201,7 @@ impl<G: SolveGame> Graph<G> {
                 local: vec![u32::MAX; self.nodes.len()],
                 two_threads: threads > 1,
                 stop,
+                window,
                 ..Arena::default()
             };
             let pay = self.repetition_south(0);
@@ -199,6 +232,8 @@ struct Arena<'a> {
     two_threads: bool,
     /// Set when the games should stop (what they found is then not used).
     stop: Stop<'a>,
+    /// The thresholds played.
+    window: Window,
     south: Vec<bool>,
     pay: Vec<i32>,
     succ_start: Vec<u32>,
@@ -248,7 +283,27 @@ impl Arena<'_> {
         self.pred_start.clear();
         self.pred_start.resize(len + 1, 0);
         self.succ_start.push(0);
-        for &v in nodes {
+        for (r, &v) in nodes.iter().enumerate() {
+            // The children lie anywhere in the graph: ask for their
+            // component and local index two steps ahead, and for the
+            // bounds of those that leave it one step ahead, so that the
+            // misses overlap.
+            if let Some(&a) = nodes.get(r + 2 * AHEAD) {
+                for &x in g.children(a as usize) {
+                    super::super::prefetch(&g.comp[x as usize]);
+                    super::super::prefetch(&self.local[x as usize]);
+                }
+            }
+            if let Some(&a) = nodes.get(r + AHEAD) {
+                super::super::prefetch(&g.nodes[a as usize]);
+                for &x in g.children(a as usize) {
+                    let x = x as usize;
+                    if g.comp[x] as usize != c {
+                        super::super::prefetch(&lo[x]);
+                        super::super::prefetch(&hi[x]);
+                    }
+                }
+            }
             let v = v as usize;
             self.south.push(g.nodes[v].side_to_move() == Side::South);
             self.pay.push(g.repetition_south(v));
@@ -354,6 +409,10 @@ impl Arena<'_> {
                 self.exit_hi_min[i] != i32::MAX && self.exit_hi_min[i] < k,
                 self.exit_hi_max[i] != i32::MIN && self.exit_hi_max[i] >= k,
             )
+        };
+        let (tries, ks) = match self.window {
+            None => (tries, ks),
+            Some(w) => (in_window(&tries, w, true), in_window(&ks, w, false)),
         };
         let (south_best, north_best) = if self.two_threads && self.len() >= PARALLEL_ARENA {
             std::thread::scope(|scope| {
@@ -639,6 +698,33 @@ impl Arena<'_> {
             }
         }
     }
+}
+
+/// The thresholds of `ks` (its first won everywhere, the others harder and
+/// harder: ascending for South, descending for North) whose games are those
+/// of the thresholds of `window`. The flags of South's game at `k` are those
+/// at the least threshold of `ks` at least `k` (they change only where `k`
+/// passes a repetition pay or an exit's bound), North's at the greatest at
+/// most `k`; a threshold past the hardest of `ks` is won nowhere, one
+/// before its first everywhere. The first is always kept.
+fn in_window(ks: &[i32], (a, b): (i32, i32), south: bool) -> Vec<i32> {
+    let mut keep = vec![0];
+    for k in a..=b {
+        let i = if south {
+            ks.partition_point(|&x| x < k)
+        } else {
+            ks.partition_point(|&x| x > k)
+        };
+        if i < ks.len() && keep.last() != Some(&i) {
+            keep.push(i);
+        }
+    }
+    if !south {
+        // Descending thresholds, walked from the easiest for North.
+        keep[1..].reverse();
+    }
+    keep.dedup();
+    keep.into_iter().map(|i| ks[i]).collect()
 }
 
 /// An open component of one threshold (see [`Graph::open_components`]) as
@@ -1482,7 +1568,7 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds(2, None).unwrap();
+                let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
                 let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
                 for t in least + 1..=most {
                     let labels = g.open_components(&lo, &hi, t);
@@ -1533,7 +1619,7 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds(1, None).unwrap();
+                let (lo, hi) = g.repetition_bounds(None, 1, None).unwrap();
                 let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
                 for t in least + 1..=most {
                     let labels = g.open_components(&lo, &hi, t);
@@ -1622,17 +1708,19 @@ mod tests {
             let g = own_side_graph(houses, seeds, rules);
             let biggest = *g.comp_size.iter().max().unwrap() as usize;
             largest = largest.max(biggest);
-            let (lo, hi) = g.repetition_bounds(2, None).unwrap();
+            let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
             assert!(
-                g.repetition_bounds(1, None).unwrap() == (lo.clone(), hi.clone()),
+                g.repetition_bounds(None, 1, None).unwrap() == (lo.clone(), hi.clone()),
                 "one thread"
             );
-            let (lo_all, hi_all) = g.repetition_bounds_by(false, 1, None).unwrap();
+            let (lo_all, hi_all) = g.repetition_bounds_by(false, None, 1, None).unwrap();
             let differ = (0..lo.len()).filter(|&v| lo[v] != lo_all[v] || hi[v] != hi_all[v]);
             assert_eq!(differ.count(), 0, "{houses}x{seeds} {rules:?}");
             assert_eq!(
-                g.root_move_bounds_by(&lo, &hi, true, 2, None).unwrap(),
-                g.root_move_bounds_by(&lo, &hi, false, 1, None).unwrap(),
+                g.root_move_bounds_by(&lo, &hi, true, None, 2, None)
+                    .unwrap(),
+                g.root_move_bounds_by(&lo, &hi, false, None, 1, None)
+                    .unwrap(),
                 "{houses}x{seeds} {rules:?}"
             );
             let open = (0..lo.len()).filter(|&v| lo[v] < hi[v]).count();
@@ -1649,23 +1737,74 @@ mod tests {
     }
 
     #[test]
+    fn windowed_bounds_are_exact_in_their_window_and_weaker_outside() {
+        // What a null-window search at `k` reads of a node is whether its
+        // bounds reach `k`: inside the window that must be what the bounds
+        // of every threshold say, node by node and root move by root move;
+        // outside they may only be weaker.
+        let (mut windows, mut weaker) = (0, Vec::new());
+        for (houses, seeds, rules) in [
+            (2, 2, RuleSet::Awari),
+            (3, 2, RuleSet::Abapa),
+            (3, 3, RuleSet::Abapa),
+            (4, 2, RuleSet::Awari),
+        ] {
+            let g = own_side_graph(houses, seeds, rules);
+            let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
+            let moves = g.root_move_bounds(&lo, &hi, None, 2, None).unwrap();
+            let total = 2 * houses as i32 * seeds as i32;
+            for (a, b) in [(-3, 1), (0, 0), (-1, 0), (2, 6), (-total - 3, -total + 1)] {
+                let w = Some((a, b));
+                let (wlo, whi) = g.repetition_bounds(w, 2, None).unwrap();
+                let wmoves = g.root_move_bounds(&wlo, &whi, w, 2, None).unwrap();
+                let what = format!("{houses}x{seeds} {rules:?} window {a}..={b}");
+                let pairs = (0..lo.len())
+                    .map(|v| ((lo[v], hi[v]), (wlo[v], whi[v])))
+                    .chain(moves.iter().copied().zip(wmoves.iter().copied()));
+                for ((l, h), (wl, wh)) in pairs {
+                    assert!(wl <= l && h <= wh, "{what}: [{wl},{wh}] inside [{l},{h}]");
+                    for k in a..=b {
+                        assert_eq!(wl >= k, l >= k, "{what}: South at {k}");
+                        assert_eq!(wh < k, h < k, "{what}: North at {k}");
+                    }
+                }
+                windows += 1;
+            }
+            // A window of one threshold plays fewer games than all of
+            // them, and on the larger boards really leaves bounds weaker.
+            let (wlo, whi) = g.repetition_bounds(Some((0, 0)), 2, None).unwrap();
+            if (0..lo.len()).any(|v| wlo[v] < lo[v] || whi[v] > hi[v]) {
+                weaker.push((houses, seeds));
+            }
+        }
+        assert_eq!(windows, 20);
+        assert!(
+            weaker.contains(&(3, 3)) && weaker.contains(&(4, 2)),
+            "{weaker:?}"
+        );
+    }
+
+    #[test]
     fn a_stop_ends_the_threshold_games_without_bounds() {
         use std::sync::atomic::AtomicBool;
         let g = own_side_graph(3, 3, RuleSet::Abapa);
-        let (lo, hi) = g.repetition_bounds(2, None).unwrap();
-        let moves = g.root_move_bounds(&lo, &hi, 2, None).unwrap();
+        let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
+        let moves = g.root_move_bounds(&lo, &hi, None, 2, None).unwrap();
         // A flag that is never set changes nothing.
         let unset = AtomicBool::new(false);
-        assert!(g.repetition_bounds(2, Some(&unset)).unwrap() == (lo.clone(), hi.clone()));
+        assert!(g.repetition_bounds(None, 2, Some(&unset)).unwrap() == (lo.clone(), hi.clone()));
         assert_eq!(
-            g.root_move_bounds(&lo, &hi, 2, Some(&unset)).unwrap(),
+            g.root_move_bounds(&lo, &hi, None, 2, Some(&unset)).unwrap(),
             moves
         );
         // A set one gives no bounds at all: half-played games prove nothing.
         let set = AtomicBool::new(true);
         for threads in [1, 2] {
-            assert!(g.repetition_bounds(threads, Some(&set)).is_none());
-            assert!(g.root_move_bounds(&lo, &hi, threads, Some(&set)).is_none());
+            assert!(g.repetition_bounds(None, threads, Some(&set)).is_none());
+            assert!(
+                g.root_move_bounds(&lo, &hi, None, threads, Some(&set))
+                    .is_none()
+            );
         }
     }
 
@@ -1702,14 +1841,16 @@ mod tests {
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
-                let (lo, hi) = g.repetition_bounds(2, None).unwrap();
+                let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
                 // Each threshold's game on the region won at the one before
                 // gives the same bounds as on the whole component.
-                let (lo_all, hi_all) = g.repetition_bounds_by(false, 1, None).unwrap();
+                let (lo_all, hi_all) = g.repetition_bounds_by(false, None, 1, None).unwrap();
                 assert!(lo == lo_all && hi == hi_all, "{houses}x{seeds} {rules:?}");
                 assert_eq!(
-                    g.root_move_bounds_by(&lo, &hi, true, 2, None).unwrap(),
-                    g.root_move_bounds_by(&lo, &hi, false, 1, None).unwrap(),
+                    g.root_move_bounds_by(&lo, &hi, true, None, 2, None)
+                        .unwrap(),
+                    g.root_move_bounds_by(&lo, &hi, false, None, 1, None)
+                        .unwrap(),
                     "{houses}x{seeds} {rules:?}"
                 );
                 let (least, most) = g.least_most();
