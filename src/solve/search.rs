@@ -260,7 +260,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         g = v;
         s.report(true);
     }
-    let complete = !s.stopped;
+    let mut complete = !s.stopped;
     let value = if complete {
         s.lower
     } else {
@@ -272,14 +272,26 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let proven = (0..moves.len()).find(|&i| s.root_move_proven(pos, i, value));
     if complete && (opts.all_best || best.is_none() && proven.is_none()) {
         // The searches below test the value itself. A stop meanwhile
-        // leaves the bounds as they were, which are still sound.
-        s.bounds_exact_at(Searcher::<G>::threshold(pos.side_to_move(), value - 1));
+        // leaves the bounds as they were, which are still sound, but the
+        // moves then found are not proven.
+        if !s.bounds_exact_at(Searcher::<G>::threshold(pos.side_to_move(), value - 1)) {
+            s.stopped = true;
+        }
     }
     let first = match best {
         Some(i) => i,
-        None if complete && value > banked - spread => proven
-            .or_else(|| (0..moves.len()).find(|&i| s.reaches(pos, moves[i], value)))
-            .expect("a move reaches the value of the position"),
+        None if complete && value > banked - spread => {
+            match proven.or_else(|| (0..moves.len()).find(|&i| s.reaches(pos, moves[i], value))) {
+                Some(i) => i,
+                None => {
+                    // Some move reaches the value: only a stop during these
+                    // searches leaves none found (the answer is then not
+                    // complete, below).
+                    debug_assert!(s.stopped, "a move reaches the value of the position");
+                    0
+                }
+            }
+        }
         None => 0,
     };
     let mut best = vec![moves[first]];
@@ -291,6 +303,9 @@ pub fn solve_with_tablebase<G: SolveGame>(
             }
         }
     }
+    // A stop during the searches for the best moves leaves the value as
+    // found, but the moves unproven (a stopped search may say anything).
+    complete &= !s.stopped;
     SolveResult {
         value,
         best,
