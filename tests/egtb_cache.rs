@@ -117,6 +117,12 @@ fn oware_takes_a_database_only_where_it_answers_the_rules() {
     // Under own-side a database would answer another question: none.
     let (_, err) = solve(&dir, &["--variant", "oware", "--pits", "3", "--seeds", "2"]);
     assert!(!err.contains("egtb:"), "{err}");
+    // It builds the repetition graph instead, and says so.
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("graph positions ") && l.contains(" components ")),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

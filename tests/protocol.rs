@@ -342,6 +342,21 @@ fn go_solve_proves_an_own_side_oware_board_through_its_repetition_graph() {
         e.send(c);
     }
     let limit = Duration::from_secs(300);
+    // The graph's phases, which take most of the time, are shown as they
+    // end: a GUI is not left without a line for seconds (minutes on
+    // larger boards).
+    let graph = e.wait_for(limit, "graph", |l| l.starts_with("info string solve graph"));
+    assert!(
+        graph.starts_with("info string solve graph positions 4812143 components "),
+        "{graph}"
+    );
+    let bounds = e.wait_for(limit, "bounds", |l| {
+        l.starts_with("info string solve bounds")
+    });
+    assert!(
+        bounds.starts_with("info string solve bounds thresholds ["),
+        "{bounds}"
+    );
     let proven = e.wait_for(limit, "proven", |l| l.starts_with("info string proven"));
     assert_eq!(proven, "info string proven score cp 0", "{}", e.tail());
     let best = e.wait_for(limit, "bestmove", |l| l.starts_with("bestmove"));

@@ -347,6 +347,13 @@ fn run<G: SolveGame>(
         return;
     };
     let r = solve_with_tablebase(&pos, opts, tb, &mut |p| {
+        if let Some(stage) = p.graph {
+            out.line(&format!(
+                "info string solve {stage} time {}",
+                p.elapsed.as_millis()
+            ));
+            return;
+        }
         out.line(&format!(
             "info string solve pass {} window [{},{}] value in [{},{}] nodes {} tbhits {} time {}",
             p.pass,

@@ -688,6 +688,10 @@ fn solve_reporting<G: SolveGame>(
         opts.etc_min_seeds = Some(e);
     }
     let mut report = |p: &SolveProgress| {
+        if let Some(stage) = p.graph {
+            eprintln!("{stage} time {:.2} s", p.elapsed.as_secs_f64());
+            return;
+        }
         // The bounds are shown for South, like the final line.
         let (lo, hi) = if side == Side::South {
             (p.lower, p.upper)

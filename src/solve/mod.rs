@@ -26,7 +26,9 @@ pub mod split;
 mod tt;
 
 pub use db::{DbError, Egtb, Tablebase, load};
-pub use search::{SolveOptions, SolveProgress, SolveResult, solve, solve_with_tablebase};
+pub use search::{
+    GraphStage, SolveOptions, SolveProgress, SolveResult, solve, solve_with_tablebase,
+};
 
 use crate::game::{Game, Side};
 

@@ -94,6 +94,38 @@ pub struct SolveProgress {
     /// included) and all of them: how far a long pass has got.
     pub root_moves: (usize, usize),
     pub elapsed: Duration,
+    /// Set for a report of the repetition graph's work before the passes
+    /// (then `pass` is 0 and `pass_done` false): on Oware 4x3 it takes
+    /// tens of seconds with nothing else to show.
+    pub graph: Option<GraphStage>,
+}
+
+/// A phase of the repetition graph's work that has just ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GraphStage {
+    /// Every reachable position is a node; `components` are its strongly
+    /// connected components (where a position can recur).
+    Built { positions: usize, components: usize },
+    /// The threshold games are played at the thresholds `window` (South
+    /// gets at least `k`, for `k` in `a..=b`), or at every one (`None`).
+    Bounds { window: Option<(i32, i32)> },
+}
+
+/// As `kete solve` and `go solve` show it: `graph positions N components
+/// C`, `bounds thresholds [a,b]` (South's view) or `bounds thresholds all`.
+impl std::fmt::Display for GraphStage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GraphStage::Built {
+                positions,
+                components,
+            } => write!(f, "graph positions {positions} components {components}"),
+            GraphStage::Bounds {
+                window: Some((a, b)),
+            } => write!(f, "bounds thresholds [{a:+},{b:+}]"),
+            GraphStage::Bounds { window: None } => write!(f, "bounds thresholds all"),
+        }
+    }
 }
 
 /// The solution of a position.
@@ -164,7 +196,18 @@ pub fn solve_with_tablebase<G: SolveGame>(
     // history-free answers.
     if G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty() {
         let flag = opts.stop.as_deref();
-        match Graph::build(pos, opts.graph_budget, opts.threads.max(1), flag) {
+        let built = Graph::build(pos, opts.graph_budget, opts.threads.max(1), flag);
+        if let Ok(g) = &built {
+            progress(&stage_report(
+                pos,
+                start,
+                GraphStage::Built {
+                    positions: g.nodes.len(),
+                    components: g.comp_size.len(),
+                },
+            ));
+        }
+        match built {
             Ok(graph) if graph.cycles_pay_constant() => {
                 return solve_by_graph(pos, &graph, &moves, opts, start, progress);
             }
@@ -182,6 +225,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 let window = Some((t - WINDOW_SPREAD, t + WINDOW_SPREAD));
                 match Bounds::of(&g, window, opts.threads.max(1), flag) {
                     Some(b) => {
+                        progress(&stage_report(pos, start, GraphStage::Bounds { window }));
                         bounds = b;
                         graph = Some(g);
                     }
@@ -337,6 +381,24 @@ pub(crate) fn graph_table_mb(positions: usize, available: u64) -> usize {
 /// [`super::graph`]): the root's value is that of the endless game, and a
 /// root move's is the same game's with the root already played (a sink that
 /// ends the game by repetition).
+/// The report of a graph phase just ended, before any pass: the value is
+/// known only to lie within the seeds in play.
+fn stage_report<G: SolveGame>(pos: &G, start: Instant, stage: GraphStage) -> SolveProgress {
+    let (banked, spread) = (pos.banked(), pos.seeds_in_play() as i32);
+    SolveProgress {
+        pass: 0,
+        beta: banked,
+        lower: banked - spread,
+        upper: banked + spread,
+        pass_done: false,
+        nodes: 0,
+        tbhits: 0,
+        root_moves: (0, 0),
+        elapsed: start.elapsed(),
+        graph: Some(stage),
+    }
+}
+
 fn solve_by_graph<G: SolveGame>(
     pos: &G,
     graph: &Graph<G>,
@@ -382,6 +444,7 @@ fn solve_by_graph<G: SolveGame>(
         tbhits: 0,
         root_moves: (0, 0),
         elapsed: start.elapsed(),
+        graph: None,
     });
     SolveResult {
         value,
@@ -733,6 +796,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             tbhits: self.total_tbhits(),
             root_moves: self.root_moves,
             elapsed: self.sh.start.elapsed(),
+            graph: None,
         };
         if let Some(progress) = &mut self.progress {
             progress(&p);
@@ -931,6 +995,21 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         };
         self.bounds = Arc::new(b);
         *self.sh.bounds.lock() = self.bounds.clone();
+        let p = SolveProgress {
+            pass: self.pass,
+            beta: self.beta,
+            lower: self.lower,
+            upper: self.upper,
+            pass_done: false,
+            nodes: self.total_nodes(),
+            tbhits: self.total_tbhits(),
+            root_moves: (0, 0),
+            elapsed: self.sh.start.elapsed(),
+            graph: Some(GraphStage::Bounds { window }),
+        };
+        if let Some(progress) = &mut self.progress {
+            progress(&p);
+        }
         self.sh.open.lock().clear();
         self.open = None;
         true
