@@ -152,9 +152,10 @@ fn check_board(
         // With the graph of the position (the default), with every open
         // component resolved, and without the graph (the table keyed on
         // every position since the last capture).
-        // A first guess far from the value puts every pass outside the
+        // A first guess far from the value puts the first pass outside the
         // thresholds the graph's bounds were first made exact at, so they
-        // are made again around each (with the default guess that is rare).
+        // are made again around it, and around any later pass outside
+        // those (with the default guess that is rare).
         let far = SolveOptions {
             guess: Some(40),
             ..opts(1_000_000)

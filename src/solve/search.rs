@@ -94,9 +94,9 @@ pub struct SolveProgress {
     /// included) and all of them: how far a long pass has got.
     pub root_moves: (usize, usize),
     pub elapsed: Duration,
-    /// Set for a report of the repetition graph's work before the passes
-    /// (then `pass` is 0 and `pass_done` false): on Oware 4x3 it takes
-    /// tens of seconds with nothing else to show.
+    /// Set for a report of a phase of the repetition graph's work (then
+    /// `pass_done` is false, and `pass` 0 before the first pass): on Oware
+    /// 4x3 the graph takes tens of seconds with nothing else to show.
     pub graph: Option<GraphStage>,
 }
 
@@ -196,16 +196,15 @@ pub fn solve_with_tablebase<G: SolveGame>(
     // history-free answers.
     if G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty() {
         let flag = opts.stop.as_deref();
+        // Before any pass the value lies within the seeds in play.
+        let (banked, spread) = (pos.banked(), pos.seeds_in_play() as i32);
+        let report = |stage| stage_report(start.elapsed(), banked - spread, banked + spread, stage);
         let built = Graph::build(pos, opts.graph_budget, opts.threads.max(1), flag);
         if let Ok(g) = &built {
-            progress(&stage_report(
-                pos,
-                start,
-                GraphStage::Built {
-                    positions: g.nodes.len(),
-                    components: g.comp_size.len(),
-                },
-            ));
+            progress(&report(GraphStage::Built {
+                positions: g.nodes.len(),
+                components: g.comp_size.len(),
+            }));
         }
         match built {
             Ok(graph) if graph.cycles_pay_constant() => {
@@ -225,7 +224,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 let window = Some((t - WINDOW_SPREAD, t + WINDOW_SPREAD));
                 match Bounds::of(&g, window, opts.threads.max(1), flag) {
                     Some(b) => {
-                        progress(&stage_report(pos, start, GraphStage::Bounds { window }));
+                        progress(&report(GraphStage::Bounds { window }));
                         bounds = b;
                         graph = Some(g);
                     }
@@ -377,28 +376,27 @@ pub(crate) fn graph_table_mb(positions: usize, available: u64) -> usize {
     want.min(cap) as usize
 }
 
-/// Solves `pos` on its graph when every cycle pays the same (see
-/// [`super::graph`]): the root's value is that of the endless game, and a
-/// root move's is the same game's with the root already played (a sink that
-/// ends the game by repetition).
-/// The report of a graph phase just ended, before any pass: the value is
-/// known only to lie within the seeds in play.
-fn stage_report<G: SolveGame>(pos: &G, start: Instant, stage: GraphStage) -> SolveProgress {
-    let (banked, spread) = (pos.banked(), pos.seeds_in_play() as i32);
+/// The report of a graph phase just ended (no pass under way): the value
+/// is known to lie in `lower..=upper`.
+fn stage_report(elapsed: Duration, lower: i32, upper: i32, stage: GraphStage) -> SolveProgress {
     SolveProgress {
         pass: 0,
-        beta: banked,
-        lower: banked - spread,
-        upper: banked + spread,
+        beta: 0,
+        lower,
+        upper,
         pass_done: false,
         nodes: 0,
         tbhits: 0,
         root_moves: (0, 0),
-        elapsed: start.elapsed(),
+        elapsed,
         graph: Some(stage),
     }
 }
 
+/// Solves `pos` on its graph when every cycle pays the same (see
+/// [`super::graph`]): the root's value is that of the endless game, and a
+/// root move's is the same game's with the root already played (a sink that
+/// ends the game by repetition).
 fn solve_by_graph<G: SolveGame>(
     pos: &G,
     graph: &Graph<G>,
@@ -998,14 +996,14 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         let p = SolveProgress {
             pass: self.pass,
             beta: self.beta,
-            lower: self.lower,
-            upper: self.upper,
-            pass_done: false,
             nodes: self.total_nodes(),
             tbhits: self.total_tbhits(),
-            root_moves: (0, 0),
-            elapsed: self.sh.start.elapsed(),
-            graph: Some(GraphStage::Bounds { window }),
+            ..stage_report(
+                self.sh.start.elapsed(),
+                self.lower,
+                self.upper,
+                GraphStage::Bounds { window },
+            )
         };
         if let Some(progress) = &mut self.progress {
             progress(&p);
