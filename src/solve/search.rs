@@ -1132,7 +1132,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
         // itself, which no table of positions can hold.
         let sh = self.sh;
         let stop = || sh.stop_asked();
-        let (answer, nodes) = arena.play_out(local, &line, &mut self.play, &stop);
+        let (answer, nodes) = arena.play_out(local, &line, &mut self.play, self.id % 2 == 1, &stop);
         self.nodes += nodes;
         if answer.is_none() && stop() {
             self.stopped = true;
