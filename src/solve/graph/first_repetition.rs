@@ -961,7 +961,9 @@ impl OpenArena {
     /// case; cut wherever the resolved games decide ([`OpenArena::decide`])
     /// or the same games replayed below the line walked so far do (every
     /// [`PLAY_OUT_REGIONS`] plies, [`Walk::push_regions`]), with what it
-    /// finds kept by node and line for later calls. `None` if the
+    /// finds kept by node and line for later calls. With `reverse` (a
+    /// second thread) the first nodes' moves are tried in the opposite
+    /// order, and either walk ends once the table holds the answer. `None` if the
     /// component is not resolved or `stop` says so first; with the number
     /// of nodes walked.
     pub fn play_out(
@@ -1004,7 +1006,7 @@ impl OpenArena {
             seen,
             met,
             used: 0,
-            reverse: false,
+            reverse,
         };
         for &h in line {
             walk.toggle(h, true);
@@ -1013,7 +1015,6 @@ impl OpenArena {
         // thread with `reverse` walks the first moves in the opposite
         // order, both share what they find through the table, and each
         // stops as soon as the table holds the answer.
-        walk.reverse = reverse;
         let root = line_key(v as u32, walk.set);
         let answered = || self.remembered(root);
         let stop_or_answered = || stop() || answered().is_some();
@@ -1038,7 +1039,9 @@ impl OpenArena {
                 Walked::Stopped if stop() => break,
                 Walked::Stopped => {
                     // The other thread found it (waiting for the table this
-                    // once: a busy one must not hide it).
+                    // once: a busy one must not hide it). Only a table
+                    // cleared meanwhile loses it: the replaying walk then
+                    // runs, or the search goes on from the node.
                     result = self.lines.lock().get(&root).copied();
                     if result.is_some() {
                         break;
