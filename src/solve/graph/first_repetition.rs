@@ -963,8 +963,8 @@ impl OpenArena {
     /// [`PLAY_OUT_REGIONS`] plies, [`Walk::push_regions`]), with what it
     /// finds kept by node and line for later calls. With `reverse` (a
     /// second thread) the first nodes' moves are tried in the opposite
-    /// order, and either walk ends once the table holds the answer. `None` if the
-    /// component is not resolved or `stop` says so first; with the number
+    /// order, and either walk ends once the table holds the answer. `None`
+    /// if the component is not resolved or `stop` says so first; with the number
     /// of nodes walked.
     pub fn play_out(
         &self,
@@ -1058,7 +1058,7 @@ impl OpenArena {
 }
 
 /// How many nodes from its start a walk with `reverse` tries the moves of
-/// in the opposite order. On Oware 2×9 (two threads, medians of 3): 1
+/// in the opposite order. On Oware 2×9 (two threads, 2–3 runs each): 1
 /// node 14.7 s, 2 13.6 s, 3 11.1 s, 5 12.6 s, 8 13.1 s, every node 18.4 s,
 /// against 16.6 s with one order.
 const REVERSED_PLIES: usize = 3;
