@@ -1656,18 +1656,27 @@ mod tests {
         assert!(dropped > 100, "only {dropped} lines had positions to drop");
     }
 
-    /// An open component's own threshold games, its open exits answered
-    /// (here by the brute force), decide a position below a line of the
-    /// component only as the literal rule does: every answer of
-    /// [`OpenArena::decide`] from a line of up to three open positions (or
-    /// none) is compared with the brute force's, and so is every answer of
-    /// [`OpenArena::play_out`], which answers them all.
-    #[test]
-    fn a_resolved_open_component_decides_and_plays_out_as_the_brute_force() {
+    /// One question to an open component: whether South reaches the
+    /// threshold from its local node `local` below a line of its local nodes
+    /// `kept`, with the brute force's answer for the whole line (`None`
+    /// where it gave up) and the line as graph nodes, for messages.
+    struct Question {
+        label: u32,
+        local: usize,
+        kept: Vec<u32>,
+        brute: Option<bool>,
+        what: String,
+    }
+
+    /// For every board of the brute force, both rule sets and every
+    /// threshold: the open components, resolved with their open exits
+    /// answered by the brute force, and every question from a line of up
+    /// to three open positions (or none) of one of them.
+    fn open_component_questions(
+        mut f: impl FnMut(&std::collections::BTreeMap<u32, super::OpenArena>, &[Question]),
+    ) {
         use super::super::NOT_KEPT;
-        use super::{OpenArena, PlayOut};
-        let (mut compared, mut decided, mut played) = (0, 0, 0);
-        let mut scratch = PlayOut::default();
+        use super::OpenArena;
         for (houses, seeds) in [(1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1)] {
             for rules in [RuleSet::Awari, RuleSet::Abapa] {
                 let g = own_side_graph(houses, seeds, rules);
@@ -1699,58 +1708,208 @@ mod tests {
                             arenas.insert(l, arena);
                         }
                     }
-                    let mut check = |line: &[usize], w: usize| {
+                    let mut questions = Vec::new();
+                    let mut ask = |line: &[usize], w: usize| {
                         let Some(arena) = arenas.get(&labels[w]) else {
                             return;
                         };
-                        let kept: Vec<u32> = line
+                        let kept = line
                             .iter()
                             .filter(|&&h| labels[h] == labels[w])
                             .map(|&h| arena.local(h as u32).unwrap())
                             .collect();
-                        let local = arena.local(w as u32).unwrap() as usize;
-                        let brute = answer(line, w);
-                        if let (Some(d), Some(a)) = (arena.decide(local, &kept), brute) {
-                            assert_eq!(
-                                d, a,
+                        questions.push(Question {
+                            label: labels[w],
+                            local: arena.local(w as u32).unwrap() as usize,
+                            kept,
+                            brute: answer(line, w),
+                            what: format!(
                                 "{houses}x{seeds} {rules:?} at {t}: line {line:?} then {w}"
-                            );
-                            decided += 1;
-                        }
-                        // Every other call walks as a second thread does.
-                        let reverse = compared % 2 == 1;
-                        let (out, _) =
-                            arena.play_out(local, &kept, &mut scratch, reverse, &|| false);
-                        let out = out.expect("a resolved arena plays out");
-                        if let Some(a) = brute {
-                            assert_eq!(
-                                out, a,
-                                "{houses}x{seeds} {rules:?} at {t}: played out, line {line:?} then {w}"
-                            );
-                            played += 1;
-                        }
-                        compared += 1;
+                            ),
+                        });
                     };
                     for w in (0..g.nodes.len()).filter(|&w| labels[w] != NOT_KEPT) {
-                        check(&[], w);
+                        ask(&[], w);
                     }
                     for_each_line(
                         &g,
                         |v| labels[v] != NOT_KEPT,
                         |line, w| {
                             if labels[w] != NOT_KEPT {
-                                check(line, w)
+                                ask(line, w)
                             }
                         },
                     );
+                    f(&arenas, &questions);
                 }
             }
         }
+    }
+
+    /// An open component's own threshold games, its open exits answered
+    /// (here by the brute force), decide a position below a line of the
+    /// component only as the literal rule does: every answer of
+    /// [`OpenArena::decide`] from a line of up to three open positions (or
+    /// none) is compared with the brute force's, and so is every answer of
+    /// [`OpenArena::play_out`], which answers them all.
+    #[test]
+    fn a_resolved_open_component_decides_and_plays_out_as_the_brute_force() {
+        use super::PlayOut;
+        let (mut compared, mut decided, mut played) = (0, 0, 0);
+        let mut scratch = PlayOut::default();
+        open_component_questions(|arenas, questions| {
+            for q in questions {
+                let arena = &arenas[&q.label];
+                if let (Some(d), Some(a)) = (arena.decide(q.local, &q.kept), q.brute) {
+                    assert_eq!(d, a, "{}", q.what);
+                    decided += 1;
+                }
+                // Every other call walks as a second thread does.
+                let reverse = compared % 2 == 1;
+                let (out, _) = arena.play_out(q.local, &q.kept, &mut scratch, reverse, &|| false);
+                let out = out.expect("a resolved arena plays out");
+                if let Some(a) = q.brute {
+                    assert_eq!(out, a, "{}: played out", q.what);
+                    played += 1;
+                }
+                compared += 1;
+            }
+        });
         eprintln!(
             "{compared} lines looked at, {decided} decided and compared, {played} played out and compared"
         );
         assert!(decided > 1_000, "only {decided} lines decided");
         assert!(played > 2 * decided, "only {played} lines played out");
+    }
+
+    /// The solver's two threads walk one component's first-cycle game at
+    /// once, one of them with its first moves reversed, and share what
+    /// they find through the component's table (each reads the other's
+    /// answers below its own line, and stops once the table holds the
+    /// answer it was asked for). Two threads asking every question of
+    /// the brute-force boards together, in the same order, on components
+    /// whose tables start empty, must each answer as the brute force does.
+    #[test]
+    fn two_threads_playing_out_one_component_answer_as_the_brute_force() {
+        use super::PlayOut;
+        let (mut compared, mut at_once) = (0, 0);
+        open_component_questions(|arenas, questions| {
+            for arena in arenas.values() {
+                arena.lines.lock().clear();
+            }
+            let start = std::sync::Barrier::new(2);
+            let answers: Vec<Vec<(Option<bool>, u64)>> = std::thread::scope(|scope| {
+                let threads: Vec<_> = [false, true]
+                    .into_iter()
+                    .map(|reverse| {
+                        let start = &start;
+                        scope.spawn(move || {
+                            let mut scratch = PlayOut::default();
+                            start.wait();
+                            questions
+                                .iter()
+                                .map(|q| {
+                                    let arena = &arenas[&q.label];
+                                    arena.play_out(q.local, &q.kept, &mut scratch, reverse, &|| {
+                                        false
+                                    })
+                                })
+                                .collect()
+                        })
+                    })
+                    .collect();
+                threads.into_iter().map(|t| t.join().unwrap()).collect()
+            });
+            for (i, q) in questions.iter().enumerate() {
+                for (thread, answers) in answers.iter().enumerate() {
+                    let out = answers[i].0.expect("a resolved arena plays out");
+                    if let Some(a) = q.brute {
+                        assert_eq!(out, a, "{}: played out by thread {thread}", q.what);
+                        compared += 1;
+                    }
+                }
+                // A call that walked no node was answered by a quick look
+                // (an exit, a resolved game, the table).
+                at_once += answers.iter().filter(|a| a[i].1 == 0).count();
+            }
+            for arena in arenas.values() {
+                arena.lines.lock().clear();
+            }
+        });
+        eprintln!("{compared} answers compared, {at_once} without a walk");
+        assert!(compared > 10_000, "only {compared} answers compared");
+    }
+
+    /// A walk polls the component's table as it goes (every 1,024 nodes)
+    /// and, once another thread has put the answer it was asked for
+    /// there, stops and gives that answer. Here "the other thread" is the
+    /// poll itself, which puts the answer a whole walk found into the
+    /// emptied table; the same walk asked again (in the same order, so
+    /// that it reaches the poll) must end sooner, with that answer. The
+    /// boards of the brute force have no walk long enough to poll, so this
+    /// is 2x5's longest (its exits given fixed answers: the first-cycle
+    /// game on the component is a game whatever they are).
+    #[test]
+    fn a_walk_stops_with_the_answer_another_thread_put_in_the_table() {
+        use super::super::NOT_KEPT;
+        use super::{OpenArena, PlayOut, line_key};
+        let g = own_side_graph(2, 5, RuleSet::Awari);
+        let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
+        let (least, most) = (*lo.iter().min().unwrap(), *hi.iter().max().unwrap());
+        let mut scratch = PlayOut::default();
+        // The longest walk: its arena, node, answer and length.
+        let mut longest: Option<(OpenArena, usize, bool, u64)> = None;
+        for t in least + 1..=most {
+            let labels = g.open_components(&lo, &hi, t);
+            let mut members: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+            for (v, &l) in labels.iter().enumerate() {
+                if l != NOT_KEPT {
+                    members.entry(l).or_default().push(v as u32);
+                }
+            }
+            for m in members.into_values() {
+                let len = m.len();
+                let arena = OpenArena::new(&g, m, &lo, &hi, t);
+                let exits: Vec<bool> = arena.open_exits().iter().map(|&w| w % 2 == 0).collect();
+                arena.resolve(&exits);
+                let mut best = None;
+                for v in 0..len {
+                    arena.lines.lock().clear();
+                    let (r, n) = arena.play_out(v, &[], &mut scratch, false, &|| false);
+                    let r = r.expect("a resolved arena plays out");
+                    if best.is_none_or(|(_, _, m)| n > m) {
+                        best = Some((v, r, n));
+                    }
+                }
+                if let Some((v, r, n)) = best
+                    && longest.as_ref().is_none_or(|l| n > l.3)
+                {
+                    longest = Some((arena, v, r, n));
+                }
+            }
+        }
+        let (arena, v, answer, whole) = longest.expect("2x5 has open components");
+        assert!(
+            whole > 1_024,
+            "the longest walk, {whole} nodes, never polls"
+        );
+        arena.lines.lock().clear();
+        let polls = std::cell::Cell::new(0);
+        let other_thread = || {
+            if polls.get() == 0 {
+                arena.lines.lock().insert(line_key(v as u32, 0), answer);
+            }
+            polls.set(polls.get() + 1);
+            false
+        };
+        let (got, nodes) = arena.play_out(v, &[], &mut scratch, false, &other_thread);
+        eprintln!(
+            "walk of {whole} nodes stopped after {nodes}, {} polls",
+            polls.get()
+        );
+        assert_eq!(got, Some(answer));
+        assert!(nodes < whole, "walked {nodes} of {whole} nodes");
+        assert!(polls.get() >= 1);
     }
 
     #[test]
