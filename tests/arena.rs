@@ -478,6 +478,20 @@ fn resume_refuses_changed_engine_settings_and_the_report_names_options_and_endin
         err.contains("option.Threads not set, now option.Threads=1"),
         "{err}"
     );
+    // Other rules: named, although they also change the openings' moves.
+    let out = arena(&base(KETE, &["--seeds", "3"])).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("played under other rules (Seeds=4, now Seeds=3)"),
+        "{err}"
+    );
+    let mut oware = base(KETE, &[]);
+    oware[1] = "oware".into();
+    let out = arena(&oware).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("was played as kalah, not oware"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -157,6 +157,24 @@ fn check_recorded(
             g.id, g.south, g.north, south, north
         ));
     }
+    // The rules first: other rules also make other openings, and the
+    // opening's moves would hide what really changed.
+    let options = option_values(&config.variant);
+    if g.variant != config.variant.name() {
+        return Err(format!(
+            "game {} was played as {}, not {}",
+            g.id,
+            g.variant,
+            config.variant.name()
+        ));
+    }
+    if g.options != options {
+        return Err(format!(
+            "game {} was played under other rules ({})",
+            g.id,
+            settings_change(&g.options, &options)
+        ));
+    }
     let index = s.opening % openings.len();
     let opening = &openings[index];
     if g.opening.index != index || g.opening.moves != opening.moves || g.opening.fen != opening.fen
@@ -181,17 +199,6 @@ fn check_recorded(
                 ));
             }
         }
-    }
-    let options = option_values(&config.variant);
-    if g.variant != config.variant.name() || g.options != options {
-        return Err(format!(
-            "game {} was played as {} {:?}, not {} {:?}",
-            g.id,
-            g.variant,
-            g.options,
-            config.variant.name(),
-            options
-        ));
     }
     Ok(())
 }
