@@ -212,7 +212,11 @@ impl VariantVisitor for Play<'_> {
                         .into_iter()
                         .map(|(_, t)| t)
                         .collect();
-                    writeln!(out, "Legal moves: {}", names.join(" "))?;
+                    if names.is_empty() {
+                        writeln!(out, "Legal moves: none (the game is over)")?;
+                    } else {
+                        writeln!(out, "Legal moves: {}", names.join(" "))?;
+                    }
                 }
                 "new" => {
                     moves.clear();

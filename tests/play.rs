@@ -147,6 +147,12 @@ fn whole_game(args: &[&str]) -> String {
     s.send("hint");
     let over = s.until_prompt().unwrap();
     assert!(over.contains("The game is over."), "{over}");
+    s.send("moves");
+    let none = s.until_prompt().unwrap();
+    assert!(
+        none.contains("Legal moves: none (the game is over)"),
+        "{none}"
+    );
     s.send("new");
     let fresh = s.until_prompt().unwrap();
     assert!(fresh.contains("New game."), "{fresh}");

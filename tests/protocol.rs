@@ -157,6 +157,30 @@ fn stop_answers_promptly_during_infinite_search() {
 }
 
 #[test]
+fn d_draws_every_variant_without_spaces_at_the_ends_of_lines() {
+    let mut e = EngineProcess::start();
+    for v in [
+        "kalah",
+        "oware",
+        "endodoi",
+        "bao-kujifunza",
+        "bao-kiswahili",
+    ] {
+        e.send(&format!("setoption name Variant value {v}"));
+        e.send("position startpos");
+        e.send("d");
+        e.send("isready");
+        e.wait_for(TIMEOUT, "readyok", |l| l == "readyok");
+    }
+    let drawn = e.log.iter().filter(|l| !l.starts_with("info ")).count();
+    assert!(drawn > 5 * 6, "{}", e.tail());
+    for l in &e.log {
+        assert_eq!(l.trim_end(), l, "a line ends in spaces: {l:?}");
+    }
+    e.finish();
+}
+
+#[test]
 fn every_go_gets_exactly_one_bestmove_even_when_interrupted() {
     let mut e = EngineProcess::start();
     e.send("position startpos");

@@ -279,7 +279,13 @@ impl<G: Game> Session for GameSession<G> {
                 crate::game::Side::North => "North (p2)",
             }
         );
-        let _ = writeln!(s, "Legal moves: {}", self.move_texts().join(" "));
+        let moves = self.move_texts();
+        let moves = if moves.is_empty() {
+            "none".to_string()
+        } else {
+            moves.join(" ")
+        };
+        let _ = writeln!(s, "Legal moves: {moves}");
         match (self.record.outcome(), self.record.end_reason()) {
             (Some(o), reason) => {
                 let _ = write!(s, "Game over: {}", o.result);

@@ -378,6 +378,14 @@ pub(crate) fn mix_words(words: &[u64]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// `text` without the spaces at the ends of its lines, which a diagram's
+/// padded cells leave (a terminal shows nothing there, a copy keeps them).
+pub(crate) fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
