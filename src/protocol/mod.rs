@@ -774,7 +774,7 @@ impl Engine {
             || has_clock.iter().any(|&c| c);
         if unread && !bounded && !limits.infinite && !solve {
             self.out
-                .error("go: a parameter could not be read, so the search is limited to depth 1");
+                .error("go: a parameter was ignored, so the search is limited to depth 1");
             limits.depth = Some(1);
         }
         self.tell_egtb_misfit();
