@@ -301,6 +301,11 @@ fn the_sprt_stops_a_lopsided_match_early() {
     assert!((2..1000).contains(&n), "{n} games");
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(report.contains("H1 accepted"), "{report}");
+    // Drawn from the seed as needed, not read from a list.
+    assert!(
+        report.contains("- openings: random, 4 plies, seed 1 (") && report.contains(" drawn)"),
+        "{report}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -387,7 +387,14 @@ fn report_header(config: &TournamentConfig, openings: usize, scheduled: usize) -
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
-        openings: format!("{} ({openings} in the list)", config.openings.describe()),
+        openings: format!(
+            "{} ({openings} {})",
+            config.openings.describe(),
+            match config.openings {
+                OpeningSource::File(_) => "in the list",
+                OpeningSource::Random { .. } => "drawn",
+            }
+        ),
         scheduled,
         max_plies: config.max_plies,
         engines: config
