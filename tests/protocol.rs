@@ -269,6 +269,71 @@ fn egtb_path_of_the_other_oware_rules_is_not_used() {
 }
 
 #[test]
+fn go_solve_under_own_side_leaves_egtb_path_out_and_says_why() {
+    // Every 3-house Oware board of up to 6 seeds: all of 3x1's.
+    let dir = std::env::temp_dir().join(format!("kete-own-side-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("oware3.db");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .args(["egtb", "build", "--variant", "oware", "--pits", "3"])
+        .args(["--max-seeds", "6", "--out"])
+        .arg(&db)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut e = EngineProcess::start();
+    for c in [
+        "setoption name Variant value oware",
+        "setoption name Pits value 3",
+        "setoption name Seeds value 1",
+        &format!("setoption name EgtbPath value {}", db.display()),
+        "position startpos",
+        "go solve",
+    ] {
+        e.send(c);
+    }
+    e.wait_for(TIMEOUT, "why the database is left out", |l| {
+        l.starts_with("info string go solve: EgtbPath not used: ")
+            && l.ends_with("(Repetition split takes it)")
+    });
+    let proven = e.wait_for(TIMEOUT, "proven", |l| l.starts_with("info string proven"));
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    // The same solve without the database, and under split with it.
+    let without = {
+        let mut e = EngineProcess::start();
+        for c in [
+            "setoption name Variant value oware",
+            "setoption name Pits value 3",
+            "setoption name Seeds value 1",
+            "position startpos",
+            "go solve",
+        ] {
+            e.send(c);
+        }
+        let p = e.wait_for(TIMEOUT, "proven", |l| l.starts_with("info string proven"));
+        e.finish();
+        p
+    };
+    assert_eq!(proven, without);
+    e.send("setoption name Repetition value split");
+    e.send("position startpos");
+    e.send("go solve");
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(
+        e.log
+            .iter()
+            .filter(|l| l.contains("EgtbPath not used"))
+            .count(),
+        1,
+        "{}",
+        e.tail()
+    );
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn egtb_path_feeds_the_search_and_go_solve() {
     // A Kalah(4 pits) database of up to 8 seeds, built by the binary.
     let dir = std::env::temp_dir().join(format!("kete-egtb-{}", std::process::id()));

@@ -433,11 +433,11 @@ fn serve_drives_an_external_engine() {
 }
 
 /// The value and best moves `kete solve` prints for a 3-house Oware
-/// position: South's margin, and the moves.
+/// position under the split repetition rule: South's margin, and the moves.
 fn cli_solve(fen: &str, db: Option<&std::path::Path>) -> (i64, Vec<String>) {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_kete"));
     cmd.args(["solve", "--variant", "oware", "--pits", "3", "--seeds", "4"])
-        .args(["--fen", fen, "--all-best"]);
+        .args(["--repetition", "split", "--fen", fen, "--all-best"]);
     if let Some(db) = db {
         cmd.arg("--egtb").arg(db);
     }
@@ -469,7 +469,8 @@ fn serve_solves_and_searches_with_an_endgame_database() {
     // database. North to move.
     let fen = "2-3-1-3-2-3-5-5-N";
     let game = |rules: &str| {
-        json!({"variant": "oware", "options": {"Pits": "3", "Seeds": "4", "Rules": rules},
+        json!({"variant": "oware",
+               "options": {"Pits": "3", "Seeds": "4", "Rules": rules, "Repetition": "split"},
                "start": fen, "solve_ms": 20000})
     };
     let (st, v) = s.json("POST", "/api/solve", &game("awari").to_string());
@@ -494,6 +495,18 @@ fn serve_solves_and_searches_with_an_endgame_database() {
     assert_eq!(v["egtb"], false, "{v}");
     assert_eq!(v["tbhits"], 0, "{v}");
     assert!(v["note"].is_null(), "{v}");
+    // Under own-side repetition its values are of another game: solved
+    // without it, and the note says why.
+    let mut own_side = game("awari");
+    own_side["options"]["Repetition"] = json!("own-side");
+    let (st, v) = s.json("POST", "/api/solve", &own_side.to_string());
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["egtb"], false, "{v}");
+    assert_eq!(v["tbhits"], 0, "{v}");
+    assert!(
+        v["note"].as_str().unwrap().starts_with("no database: "),
+        "{v}"
+    );
     // The in-process search probes it too.
     let mut search = game("awari");
     search["depth"] = json!(4);

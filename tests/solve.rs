@@ -673,6 +673,8 @@ fn a_database_of_the_other_rule_set_is_refused() {
             "1",
             "--rules",
             rules,
+            "--repetition",
+            "split",
             "--egtb",
         ]
     };
@@ -686,13 +688,34 @@ fn a_database_of_the_other_rule_set_is_refused() {
             "{stderr}"
         );
     }
+    // Under own-side a database's values are of another game: refused, the
+    // remedy named.
+    let (ok, _, stderr) = kete(
+        &[
+            "solve",
+            "--variant",
+            "oware",
+            "--pits",
+            "3",
+            "--seeds",
+            "1",
+            "--egtb",
+        ],
+        &awari,
+    );
+    assert!(!ok);
+    assert!(
+        stderr.contains("no database for this solve")
+            && stderr.contains("--repetition split, or without a database"),
+        "{stderr}"
+    );
     // Each under its own rules gives the solver's value (6 seeds: all in it).
     for (rules, file) in [(RuleSet::Abapa, &abapa), (RuleSet::Awari, &awari)] {
         let r = OwareRules {
             houses: 3,
             seeds: 1,
             rules,
-            repetition: Repetition::OwnSide,
+            repetition: Repetition::Split,
         };
         let db = kete::solve::load(file).unwrap();
         let start = Oware::start(&r);

@@ -83,11 +83,17 @@ struct Run {
 impl SolveVisitor for Run {
     type Output = ();
     fn with_databases<G: DbSpec>(self, rules: G::Rules) {
+        let refused = G::db_refused(&rules);
+        if let (Some(why), Some(_)) = (refused, &self.res.egtb) {
+            self.out.line(&format!(
+                "info string go solve: EgtbPath not used: {why} (Repetition split takes it)"
+            ));
+        }
         let named = self
             .res
             .egtb
             .clone()
-            .filter(|db| db.check::<G>(&rules).is_ok());
+            .filter(|db| refused.is_none() && db.check::<G>(&rules).is_ok());
         let stop = self.opts.stop.clone().unwrap_or_default();
         let db = match named {
             Some(db) => Some(db),

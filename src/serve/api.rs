@@ -545,10 +545,18 @@ impl Solve<'_> {
 impl SolveVisitor for Solve<'_> {
     type Output = Result<Value, ApiError>;
     fn with_databases<G: crate::solve::db::DbSpec>(self, rules: G::Rules) -> Self::Output {
-        // A database for other rules or another game is left out.
+        // A database for other rules or another game is left out, and so
+        // is any where its values are of another game than the rules'.
+        let refused = G::db_refused(&rules);
         let db = self.egtb.clone();
-        let tb = db.as_deref().filter(|db| db.check::<G>(&rules).is_ok());
-        let note = tb.and_then(G::db_note);
+        let tb = db
+            .as_deref()
+            .filter(|db| refused.is_none() && db.check::<G>(&rules).is_ok());
+        let note = match (tb, refused) {
+            (Some(db), _) => G::db_note(db),
+            (None, Some(why)) if db.is_some() => Some(format!("no database: {why}")),
+            _ => None,
+        };
         self.run::<G>(rules, tb.map(|d| d as &dyn Tablebase<G>), note)
     }
     fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output {

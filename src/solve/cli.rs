@@ -108,6 +108,14 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
         fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
             counting_only(args, self.1)?;
+            if (args.egtb.is_some() || args.egtb_seeds.is_some())
+                && let Some(why) = G::db_refused(&rules)
+            {
+                bail!(
+                    "no database for this solve: {why} (solve with --repetition split, or \
+                     without a database: own-side is solved through its repetition graph)"
+                );
+            }
             if !matches!(self.2, Mode::Plain | Mode::Job(..)) {
                 return run_mode::<G>(&rules, args, self.2, None);
             }

@@ -91,6 +91,13 @@ pub trait DbSpec: SolveGame {
     fn db_note(_db: &Egtb) -> Option<String> {
         None
     }
+
+    /// Why an exact solve under `rules` must take no database at all, if
+    /// so: the values a database holds are those of another game there.
+    /// (The engine's search may still use one; it only plays.)
+    fn db_refused(_rules: &Self::Rules) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Why a database could not be read, written or used.

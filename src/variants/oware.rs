@@ -900,6 +900,14 @@ impl DbSpec for Oware {
         board[board.len() / 2..].contains(&0)
     }
 
+    fn db_refused(rules: &OwareRules) -> Option<&'static str> {
+        (rules.repetition == Repetition::OwnSide).then_some(
+            "a database shares the seeds of endless play, as the split repetition rule does, \
+             where under own-side a repeated position pays each player the seeds on his side: \
+             its values are of another game",
+        )
+    }
+
     fn db_note(db: &Egtb) -> Option<String> {
         Some(format!(
             "below {} seeds the value follows the database: play to the end, endless play shared",
