@@ -294,8 +294,8 @@ fn go_solve_under_own_side_leaves_egtb_path_out_and_says_why() {
         e.send(c);
     }
     e.wait_for(TIMEOUT, "why the database is left out", |l| {
-        l.starts_with("info string go solve: EgtbPath not used: ")
-            && l.ends_with("(Repetition split takes it)")
+        l.starts_with("info string go solve: EgtbPath not used: under own-side repetition")
+            && l.contains("the split repetition rule takes a database")
     });
     let proven = e.wait_for(TIMEOUT, "proven", |l| l.starts_with("info string proven"));
     e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));

@@ -705,8 +705,8 @@ fn a_database_of_the_other_rule_set_is_refused() {
     );
     assert!(!ok);
     assert!(
-        stderr.contains("no database for this solve")
-            && stderr.contains("--repetition split, or without a database"),
+        stderr.contains("no database for this solve: under own-side repetition")
+            && stderr.contains("(the split repetition rule takes a database;"),
         "{stderr}"
     );
     // Each under its own rules gives the solver's value (6 seeds: all in it).

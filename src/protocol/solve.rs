@@ -85,9 +85,8 @@ impl SolveVisitor for Run {
     fn with_databases<G: DbSpec>(self, rules: G::Rules) {
         let refused = G::db_refused(&rules);
         if let (Some(why), Some(_)) = (refused, &self.res.egtb) {
-            self.out.line(&format!(
-                "info string go solve: EgtbPath not used: {why} (Repetition split takes it)"
-            ));
+            self.out
+                .line(&format!("info string go solve: EgtbPath not used: {why}"));
         }
         let named = self
             .res

@@ -111,10 +111,7 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
             if (args.egtb.is_some() || args.egtb_seeds.is_some())
                 && let Some(why) = G::db_refused(&rules)
             {
-                bail!(
-                    "no database for this solve: {why} (solve with --repetition split, or \
-                     without a database: own-side is solved through its repetition graph)"
-                );
+                bail!("no database for this solve: {why}");
             }
             if !matches!(self.2, Mode::Plain | Mode::Job(..)) {
                 return run_mode::<G>(&rules, args, self.2, None);

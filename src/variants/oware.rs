@@ -902,9 +902,10 @@ impl DbSpec for Oware {
 
     fn db_refused(rules: &OwareRules) -> Option<&'static str> {
         (rules.repetition == Repetition::OwnSide).then_some(
-            "a database shares the seeds of endless play, as the split repetition rule does, \
-             where under own-side a repeated position pays each player the seeds on his side: \
-             its values are of another game",
+            "under own-side repetition a database's values are of another game: it shares \
+             the seeds of endless play, as the split rule does, where own-side pays each \
+             player the seeds on his side at a repetition (the split repetition rule takes a \
+             database; own-side is solved through its repetition graph)",
         )
     }
 
