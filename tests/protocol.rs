@@ -202,20 +202,27 @@ fn every_go_gets_exactly_one_bestmove_even_when_interrupted() {
     e.finish();
 }
 
-#[test]
-fn egtb_path_of_the_other_oware_rules_is_not_used() {
-    // A 3-house Abapa database of up to 6 seeds: all of Oware 3x1.
-    let dir = std::env::temp_dir().join(format!("kete-egtb-rules-{}", std::process::id()));
+/// A database of every 3-house Oware board of up to 6 seeds under `rules`,
+/// built by the binary into a folder of its own: the folder and the file.
+fn oware3_database(folder: &str, rules: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("{folder}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("abapa3.db");
+    let db = dir.join(format!("{rules}3.db"));
     let status = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
         .args(["egtb", "build", "--variant", "oware", "--pits", "3"])
-        .args(["--rules", "abapa", "--max-seeds", "6", "--out"])
+        .args(["--rules", rules, "--max-seeds", "6", "--out"])
         .arg(&db)
         .stderr(std::process::Stdio::null())
         .status()
         .unwrap();
     assert!(status.success());
+    (dir, db)
+}
+
+#[test]
+fn egtb_path_of_the_other_oware_rules_is_not_used() {
+    // A 3-house Abapa database of up to 6 seeds: all of Oware 3x1.
+    let (dir, db) = oware3_database("kete-egtb-rules", "abapa");
     let tbhits = |info: &str| -> u64 {
         info.split(" tbhits ")
             .nth(1)
@@ -270,18 +277,8 @@ fn egtb_path_of_the_other_oware_rules_is_not_used() {
 
 #[test]
 fn go_solve_under_own_side_leaves_egtb_path_out_and_says_why() {
-    // Every 3-house Oware board of up to 6 seeds: all of 3x1's.
-    let dir = std::env::temp_dir().join(format!("kete-own-side-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("oware3.db");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
-        .args(["egtb", "build", "--variant", "oware", "--pits", "3"])
-        .args(["--max-seeds", "6", "--out"])
-        .arg(&db)
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success());
+    // Every 3-house Oware (Awari) board of up to 6 seeds: all of 3x1's.
+    let (dir, db) = oware3_database("kete-own-side", "awari");
     let mut e = EngineProcess::start();
     for c in [
         "setoption name Variant value oware",
