@@ -662,21 +662,13 @@ fn a_database_of_the_other_rule_set_is_refused() {
     assert!(ok && stdout.lines().count() == 7, "{stdout}");
     // kete solve takes each file under its own rules only; the error names
     // both rule sets.
+    let oware3x1 = ["solve", "--variant", "oware", "--pits", "3", "--seeds", "1"];
     let solve_args = |rules: &'static str| {
         [
-            "solve",
-            "--variant",
-            "oware",
-            "--pits",
-            "3",
-            "--seeds",
-            "1",
-            "--rules",
-            rules,
-            "--repetition",
-            "split",
-            "--egtb",
+            &oware3x1[..],
+            &["--rules", rules, "--repetition", "split", "--egtb"],
         ]
+        .concat()
     };
     for (rules, file, other) in [("abapa", &awari, "awari"), ("awari", &abapa, "abapa")] {
         let (ok, _, stderr) = kete(&solve_args(rules), file);
@@ -690,19 +682,7 @@ fn a_database_of_the_other_rule_set_is_refused() {
     }
     // Under own-side a database's values are of another game: refused, the
     // remedy named.
-    let (ok, _, stderr) = kete(
-        &[
-            "solve",
-            "--variant",
-            "oware",
-            "--pits",
-            "3",
-            "--seeds",
-            "1",
-            "--egtb",
-        ],
-        &awari,
-    );
+    let (ok, _, stderr) = kete(&[&oware3x1[..], &["--egtb"]].concat(), &awari);
     assert!(!ok);
     assert!(
         stderr.contains("no database for this solve: under own-side repetition")
