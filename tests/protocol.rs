@@ -449,3 +449,50 @@ fn go_solve_proves_an_own_side_oware_board_through_its_repetition_graph() {
     assert_eq!(best, "bestmove B");
     e.finish();
 }
+
+#[test]
+fn go_solve_movetime_ends_a_solve_by_counting_with_its_bounds() {
+    // Oware 4x3 under own-side takes tens of seconds; its value is -2 for
+    // South, who moves.
+    let mut e = EngineProcess::start();
+    for c in [
+        "setoption name Variant value oware",
+        "setoption name Pits value 4",
+        "setoption name Seeds value 3",
+        "position startpos",
+        "go solve movetime 500 nodes 7",
+    ] {
+        e.send(c);
+    }
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    let said = |text: &str| e.log.iter().any(|l| l.contains(text));
+    assert!(
+        said("go solve: nodes limits only the proof search") && said("ignored here"),
+        "{}",
+        e.tail()
+    );
+    let bounds = |log: &[String], why: &str| -> Option<(i32, i32)> {
+        let prefix = format!("info string unproven ({why}): value in [");
+        let l = log.iter().find_map(|l| l.strip_prefix(prefix.as_str()))?;
+        let (lo, hi) = l.strip_suffix(']')?.split_once(',')?;
+        Some((lo.parse().ok()?, hi.parse().ok()?))
+    };
+    // A machine fast enough to finish in time proves the value instead.
+    if !said("info string proven score cp -200") {
+        let (lo, hi) =
+            bounds(&e.log, "the time limit was reached").unwrap_or_else(|| panic!("{}", e.tail()));
+        assert!(lo <= -2 && -2 <= hi, "{}", e.tail());
+    }
+    // `stop` says so instead.
+    e.log.clear();
+    e.send("go solve");
+    e.send("stop");
+    e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
+    let (lo, hi) = bounds(&e.log, "stopped").unwrap_or_else(|| panic!("{}", e.tail()));
+    assert!(lo <= -2 && -2 <= hi, "{}", e.tail());
+    assert_eq!(
+        e.log.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+    e.finish();
+}

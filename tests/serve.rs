@@ -391,6 +391,22 @@ fn serve_solves_small_counting_positions_exactly() {
         .collect();
     let api_best: Vec<&str> = best.iter().map(|b| b.as_str().unwrap()).collect();
     assert_eq!(api_best, cli_best, "{text}");
+    assert_eq!(
+        (&v["lower"], &v["upper"]),
+        (&v["value"], &v["value"]),
+        "{v}"
+    );
+    // Oware 4x3 under own-side (value -2 for South, who moves) takes far
+    // longer than 300 ms: not exact, with bounds that hold the value.
+    let body = json!({"variant": "oware", "options": {"Pits": "4", "Seeds": "3"}, "solve_ms": 300});
+    let (st, v) = s.json("POST", "/api/solve", &body.to_string());
+    assert_eq!(st, 200, "{v}");
+    if v["exact"] == false {
+        let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
+        assert!(lo <= -2 && -2 <= hi, "{v}");
+    } else {
+        assert_eq!(v["value"], -2, "{v}");
+    }
     let (st, v) = s.json("POST", "/api/solve", r#"{"variant":"bao-kiswahili"}"#);
     assert_eq!(st, 400);
     assert!(

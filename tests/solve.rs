@@ -759,3 +759,93 @@ fn database_file_round_trip_and_kete_solve() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nodes"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `kete solve` with `args`: whether it succeeded, its stdout and stderr.
+fn kete_solve(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kete"))
+        .arg("solve")
+        .args(args)
+        .env("KETE_EGTB_DIR", std::env::temp_dir().join("kete-no-egtb"))
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.success(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_time_limit_stops_a_counting_solve_with_the_bounds_it_proved() {
+    // Oware 4x3 under own-side takes tens of seconds here; its value is -2
+    // (the README's table). Stopped after a second, the bounds printed
+    // must hold it; a machine fast enough to finish gives the answer.
+    let (ok, stdout, stderr) = kete_solve(&[
+        "--variant",
+        "oware",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--time",
+        "1",
+    ]);
+    assert!(ok, "{stderr}");
+    if stdout != "value -2 best A\n" {
+        let rest = stdout
+            .strip_prefix("unproven value in [")
+            .unwrap_or_else(|| panic!("{stdout}"));
+        let (bounds, best) = rest.split_once("] best ").unwrap();
+        let (lo, hi) = bounds.split_once(',').unwrap();
+        let (lo, hi): (i32, i32) = (lo.parse().unwrap(), hi.parse().unwrap());
+        assert!(lo <= -2 && -2 <= hi && lo >= -24 && hi <= 24, "{stdout}");
+        assert!(["A", "B", "C", "D"].contains(&best.trim_end()), "{stdout}");
+        assert!(stderr.contains("stopped by --time 1 s"), "{stderr}");
+        assert!(stderr.contains("not proven"), "{stderr}");
+    }
+    // A solve that ends within the limit answers as without one.
+    let plain = kete_solve(&["--variant", "oware", "--pits", "3", "--seeds", "2"]);
+    let limited = kete_solve(&[
+        "--variant",
+        "oware",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--time",
+        "600",
+    ]);
+    assert!(plain.0 && plain.1.starts_with("value "), "{plain:?}");
+    assert_eq!(limited.1, plain.1);
+}
+
+#[test]
+fn limits_a_solve_by_counting_cannot_take_are_refused_by_name() {
+    let kalah = ["--variant", "kalah", "--pits", "3", "--seeds", "2"];
+    let refused = |extra: &[&str], expected: &str| {
+        let args: Vec<&str> = kalah.iter().chain(extra).copied().collect();
+        let (ok, stdout, stderr) = kete_solve(&args);
+        assert!(!ok && stdout.is_empty(), "{extra:?}: {stdout}");
+        assert!(stderr.contains(expected), "{extra:?}: {stderr}");
+    };
+    refused(
+        &["--nodes", "1000"],
+        "solved by counting: limit it with --time",
+    );
+    refused(
+        &["--time", "0"],
+        "--time 0 is not a positive number of seconds",
+    );
+    refused(
+        &["--time=-3"],
+        "--time -3 is not a positive number of seconds",
+    );
+    refused(
+        &["--time", "inf"],
+        "--time inf is not a positive number of seconds",
+    );
+    let dir = std::env::temp_dir().join(format!("kete-time-split-{}", std::process::id()));
+    let dir_text = dir.to_str().unwrap();
+    refused(
+        &["--time", "5", "--split", "2", "--jobs", dir_text],
+        "--split and --combine search nothing",
+    );
+    assert!(!dir.exists(), "a refused split wrote no jobs");
+}

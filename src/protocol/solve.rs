@@ -16,7 +16,7 @@ use crate::search::Probe;
 use crate::search::WIN;
 use crate::solve::db::DbSpec;
 use crate::solve::pns::{Bounds, INF, ProveOptions, Verdict, prove};
-use crate::solve::{Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
+use crate::solve::{Deadline, Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
 use crate::variants::{SolveVisitor, Variant};
 
 /// Whether `go solve` works for this variant (the games decided by
@@ -83,6 +83,8 @@ struct Run {
 impl SolveVisitor for Run {
     type Output = ();
     fn with_databases<G: DbSpec>(self, rules: G::Rules) {
+        // A database built for the solve counts against its movetime.
+        let deadline = self.deadline();
         let refused = G::db_refused(&rules);
         if let (Some(why), Some(_)) = (refused, &self.res.egtb) {
             self.out
@@ -102,10 +104,10 @@ impl SolveVisitor for Run {
                 .unwrap_or_default(),
         };
         let tb = db.as_deref().map(|d| d as &dyn Tablebase<G>);
-        run::<G>(&rules, &self.token, &self.opts, tb, &self.out)
+        self.count::<G>(&rules, tb, deadline)
     }
     fn solvable<G: SolveGame>(self, rules: G::Rules) {
-        run::<G>(&rules, &self.token, &self.opts, None, &self.out)
+        self.count::<G>(&rules, None, self.deadline())
     }
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) {
         self.out
@@ -122,6 +124,31 @@ impl SolveVisitor for Run {
             ..ProveOptions::default()
         };
         prove_run::<G>(&rules, &self.token, &opts, &self.out)
+    }
+}
+
+impl Run {
+    /// `movetime` as a stop of a solve by counting.
+    fn deadline(&self) -> Option<Deadline> {
+        let stop = self.opts.stop.clone()?;
+        self.movetime.map(|t| Deadline::start(t, stop))
+    }
+
+    /// The solve by counting, bounded by `deadline` (`nodes` bounds only
+    /// the proof search: it is said to be ignored here).
+    fn count<G: SolveGame>(
+        &self,
+        rules: &G::Rules,
+        tb: Option<&dyn Tablebase<G>>,
+        deadline: Option<Deadline>,
+    ) {
+        if self.nodes.is_some() {
+            self.out.error(
+                "go solve: nodes limits only the proof search of a game won or lost without counting (Bao); ignored here (movetime limits a solve by counting)",
+            );
+        }
+        let timed_out = || deadline.as_ref().is_some_and(Deadline::reached);
+        run::<G>(rules, &self.token, &self.opts, tb, &self.out, &timed_out)
     }
 }
 
@@ -347,6 +374,7 @@ fn run<G: SolveGame>(
     opts: &SolveOptions,
     tb: Option<&dyn Tablebase<G>>,
     out: &Output,
+    timed_out: &dyn Fn() -> bool,
 ) {
     let Some(pos) = position::<G>(rules, token, out) else {
         return;
@@ -386,6 +414,17 @@ fn run<G: SolveGame>(
         out.line(&format!(
             "info string proven score {}",
             score_text(100 * r.value)
+        ));
+    } else {
+        out.line(&format!(
+            "info string unproven ({}): value in [{},{}]",
+            if timed_out() {
+                "the time limit was reached"
+            } else {
+                "stopped"
+            },
+            r.lower,
+            r.upper
         ));
     }
     out.line(&format!("bestmove {}", pos.format_move(best)));

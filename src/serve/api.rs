@@ -433,7 +433,7 @@ pub fn replay_games(text: &str) -> Result<Value, ApiError> {
 /// `/api/solve`, checked before the answer starts: the exact value and best
 /// moves of a counting game's position, if kete's solver proves them within
 /// the time given (at most [`MAX_SEARCH_MS`]); otherwise its estimate,
-/// marked not exact. The endgame database, when one is loaded and fits the
+/// marked not exact, and the bounds it proved (`lower`, `upper`). The endgame database, when one is loaded and fits the
 /// game's rules, answers for the positions it holds.
 pub struct SolveJob {
     req: GameRequest,
@@ -504,19 +504,8 @@ impl Solve<'_> {
             return Ok(Value::Null);
         };
         let pos = record.position().clone();
-        let done = Arc::new(AtomicBool::new(false));
-        // The time cap: a timer that gives up on the solver's behalf.
-        let timer = {
-            let (stop, done) = (stop.clone(), done.clone());
-            let deadline = std::time::Instant::now() + Duration::from_millis(self.ms);
-            std::thread::spawn(move || {
-                use std::sync::atomic::Ordering::Relaxed;
-                while !done.load(Relaxed) && std::time::Instant::now() < deadline {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                stop.store(true, Relaxed);
-            })
-        };
+        // The time cap: the solver gives up on its own at its next poll.
+        let _deadline = crate::solve::Deadline::start(Duration::from_millis(self.ms), stop.clone());
         let opts = SolveOptions {
             hash_mb: 64,
             all_best: true,
@@ -525,12 +514,12 @@ impl Solve<'_> {
         };
         let started = std::time::Instant::now();
         let r = solve_with_tablebase(&pos, &opts, tb, &mut |_| {});
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        let _ = timer.join();
         let best: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
         Ok(json!({
             "exact": r.complete,
             "value": r.value,
+            "lower": r.lower,
+            "upper": r.upper,
             "side": pos.side_to_move(),
             "best": best,
             "nodes": r.nodes,

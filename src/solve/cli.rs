@@ -85,7 +85,8 @@ pub struct SolveArgs {
     /// Bao: give up after this many nodes, unproven.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Bao: give up after this many seconds, unproven.
+    /// Give up after this many seconds: Bao's proof search ends unproven,
+    /// a solve by counting prints the bounds it has proved
     #[arg(long)]
     pub time: Option<f64>,
 }
@@ -107,7 +108,7 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
         type Output = Result<()>;
         fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
-            counting_only(args, self.1)?;
+            counting_only(args, self.1, &self.2)?;
             if (args.egtb.is_some() || args.egtb_seeds.is_some())
                 && let Some(why) = G::db_refused(&rules)
             {
@@ -147,7 +148,7 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
         }
         fn solvable<G: SolveGame>(self, rules: G::Rules) -> Result<()> {
             let args = self.0;
-            counting_only(args, self.1)?;
+            counting_only(args, self.1, &self.2)?;
             if args.egtb.is_some() || args.egtb_seeds.is_some() {
                 bail!("there are no endgame databases for {}", self.1);
             }
@@ -206,15 +207,33 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
     variant.visit_solver(Solve(args, variant.name(), mode))
 }
 
-/// Refuses the limits that only the proof-number search has: an exact
-/// solve by counting runs to its end.
-fn counting_only(args: &SolveArgs, name: &str) -> Result<()> {
-    if args.nodes.is_some() || args.time.is_some() {
+/// Refuses the limit that only the proof-number search has, and a time
+/// limit where nothing is searched: a solve by counting runs to its end
+/// unless `--time` stops it first.
+fn counting_only(args: &SolveArgs, name: &str, mode: &Mode) -> Result<()> {
+    if args.nodes.is_some() {
         bail!(
-            "--nodes and --time limit only the proof search of a game won or lost without counting (Bao); {name} is solved exactly to the end"
+            "--nodes limits only the proof search of a game won or lost without counting (Bao); {name} is solved by counting: limit it with --time"
+        );
+    }
+    time_limit(args)?;
+    if args.time.is_some() && matches!(mode, Mode::Split(..) | Mode::Combine(..)) {
+        bail!(
+            "--time limits a solve (a plain one or a --job); --split and --combine search nothing"
         );
     }
     Ok(())
+}
+
+/// `--time` as a duration, refused unless a positive number of seconds.
+fn time_limit(args: &SolveArgs) -> Result<Option<Duration>> {
+    match args.time {
+        Some(t) if !(t > 0.0 && t.is_finite() && t < 1e9) => {
+            bail!("--time {t} is not a positive number of seconds")
+        }
+        Some(t) => Ok(Some(Duration::from_secs_f64(t))),
+        None => Ok(None),
+    }
 }
 
 /// Runs the proof-number search on `pos` (`kete solve` for a game won or
@@ -233,13 +252,7 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
     if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
         bail!("{flag} does not apply to {name}: it is proved won or lost, not solved by counting");
     }
-    let time = match args.time {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            bail!("--time {t} is not a positive number of seconds")
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
+    let time = time_limit(args)?;
     if args.nodes == Some(0) {
         bail!("--nodes 0 leaves nothing to search");
     }
@@ -435,7 +448,11 @@ fn run_mode<G: SolveGame>(
         Mode::Plain => {
             let pos = &position::<G>(rules, args)?;
             let r = solve_reporting(pos, args, db, Vec::new());
-            print_result(pos, r.value, &r.best)
+            if r.complete {
+                print_result(pos, r.value, &r.best)
+            } else {
+                print_unproven(pos, args, &r)
+            }
         }
         Mode::Split(plies, dir, variant) => {
             let pos = &position::<G>(rules, args)?;
@@ -482,7 +499,11 @@ fn run_mode<G: SolveGame>(
             let t = Instant::now();
             let r = solve_reporting(&p, args, db, history);
             if !r.complete {
-                bail!("job {id} was stopped before it was solved");
+                let (lo, hi) = south_bounds(&p, &r);
+                bail!(
+                    "job {id} was not solved within --time {} s: its value (South's view) lies in [{lo:+},{hi:+}]; no result was written",
+                    args.time.unwrap_or_default()
+                );
             }
             let result = JobResult {
                 id,
@@ -692,6 +713,13 @@ fn solve_reporting<G: SolveGame>(
     if let Some(e) = args.etc_seeds {
         opts.etc_min_seeds = Some(e);
     }
+    // The same stop as the protocol's: the solve ends at its next poll with
+    // the bounds it has proved.
+    let _deadline = args.time.map(|t| {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        opts.stop = Some(stop.clone());
+        super::Deadline::start(Duration::from_secs_f64(t), stop)
+    });
     let mut report = |p: &SolveProgress| {
         if let Some(stage) = p.graph {
             eprintln!("{stage} time {:.2} s", p.elapsed.as_secs_f64());
@@ -752,6 +780,44 @@ fn print_result<G: Game>(pos: &G, value: i32, best: &[G::Move]) -> Result<()> {
         } else {
             moves.join(" ")
         }
+    )?;
+    Ok(())
+}
+
+/// The bounds of a solve stopped early, South's view.
+fn south_bounds<G: Game>(pos: &G, r: &super::SolveResult<G::Move>) -> (i32, i32) {
+    if pos.side_to_move() == Side::South {
+        (r.lower, r.upper)
+    } else {
+        (-r.upper, -r.lower)
+    }
+}
+
+/// The stdout line of a solve that `--time` stopped:
+/// `unproven value in [<lower>,<upper>] best <move>` (South's view), the
+/// move the best found so far.
+fn print_unproven<G: Game>(
+    pos: &G,
+    args: &SolveArgs,
+    r: &super::SolveResult<G::Move>,
+) -> Result<()> {
+    let (lo, hi) = south_bounds(pos, r);
+    let best = r
+        .best
+        .first()
+        .map_or("-".to_string(), |&m| pos.format_move(m));
+    eprintln!(
+        "stopped by --time {} s: {}; {best} is the best move found so far, not proven",
+        args.time.unwrap_or_default(),
+        if lo == hi {
+            format!("the value {lo:+} is proven")
+        } else {
+            format!("the value (South's view) is proven to lie in [{lo:+},{hi:+}]")
+        }
+    );
+    writeln!(
+        std::io::stdout().lock(),
+        "unproven value in [{lo:+},{hi:+}] best {best}"
     )?;
     Ok(())
 }

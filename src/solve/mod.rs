@@ -32,6 +32,40 @@ pub use search::{
 
 use crate::game::{Game, Side};
 
+/// A time limit on a solve: sets its stop flag once `limit` has passed,
+/// unless dropped first (the solve ended), which also ends its thread.
+pub struct Deadline {
+    _alive: std::sync::mpsc::Sender<()>,
+    reached: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Deadline {
+    pub fn start(
+        limit: std::time::Duration,
+        stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    ) -> Deadline {
+        use std::sync::atomic::Ordering;
+        let (alive, dropped) = std::sync::mpsc::channel::<()>();
+        let reached = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mark = reached.clone();
+        std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = dropped.recv_timeout(limit) {
+                mark.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        Deadline {
+            _alive: alive,
+            reached,
+        }
+    }
+
+    /// Whether the limit passed (and so set the stop flag).
+    pub fn reached(&self) -> bool {
+        self.reached.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// What the solver needs to know of a game beyond [`Game`].
 ///
 /// The defaults are always correct: key on the whole position, nothing

@@ -141,6 +141,10 @@ pub struct SolveResult<M> {
     /// False when [`SolveOptions::stop`] ended the solve early: `value` is
     /// then only the best estimate so far and `best` a reasonable move.
     pub complete: bool,
+    /// The bounds the solve proved on the value (side to move's view):
+    /// both equal to `value` when complete.
+    pub lower: i32,
+    pub upper: i32,
 }
 
 /// Solves `pos` exactly. `progress` is called after every pass and now and
@@ -180,6 +184,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
             nodes: 0,
             tbhits: 0,
             complete: true,
+            lower: value,
+            upper: value,
         };
     }
     let mut graph = None;
@@ -355,6 +361,8 @@ pub fn solve_with_tablebase<G: SolveGame>(
         nodes: s.total_nodes(),
         tbhits: s.total_tbhits(),
         complete,
+        lower: s.lower,
+        upper: s.upper,
     }
 }
 
@@ -450,6 +458,8 @@ fn solve_by_graph<G: SolveGame>(
         nodes,
         tbhits: 0,
         complete: true,
+        lower: value,
+        upper: value,
     }
 }
 

@@ -307,6 +307,7 @@ async function init() {
     const d = await search(limits(), (i) => { $("search").textContent = infoText({ 1: i }); }).catch(showError);
     if (d && d.best) play(d.best).catch(showError);
   });
+  const signed = (v) => (v > 0 ? "+" : "") + v;
   $("solve").addEventListener("click", async () => {
     if (busy || !current || current.outcome) return;
     $("search").textContent = "solving (at most 10 s)…";
@@ -316,7 +317,7 @@ async function init() {
       const db = r.egtb ? `, ${r.tbhits} database hits${r.note ? "; " + r.note : ""}` : "";
       $("search").textContent = r.exact
         ? `exact: ${r.value > 0 ? "+" : ""}${r.value} seeds for ${who} (to move) with best play; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms${db})`
-        : `not solved within 10 s (estimate ${r.value} for ${who}, ${r.nodes} nodes${db})`;
+        : `not solved within 10 s: proved between ${signed(r.lower)} and ${signed(r.upper)} seeds for ${who} (to move); estimate ${signed(r.value)} (${r.nodes} nodes${db})`;
       $("search").setAttribute("data-solve", r.exact ? r.best.join(" ") : "");
     } catch (e) { showError(e); }
   });
