@@ -275,3 +275,71 @@ fn a_first_cycle_game_the_bounds_leave_open_is_played_out() {
         "value and best move (B)"
     );
 }
+
+#[test]
+fn long_graph_phases_report_their_progress() {
+    use kete::solve::GraphStage;
+    // Reports due at every step: the phases' progress in order, each count
+    // within the graph's size.
+    let start = Oware::start(&OwareRules {
+        houses: 3,
+        seeds: 3,
+        ..OwareRules::default()
+    });
+    let mut stages = Vec::new();
+    let r = solve(
+        &start,
+        &SolveOptions {
+            report_every: std::time::Duration::ZERO,
+            ..opts(1 << 22)
+        },
+        &mut |p| stages.extend(p.graph),
+    );
+    assert!(r.complete);
+    let built = stages
+        .iter()
+        .position(|s| matches!(s, GraphStage::Built { .. }))
+        .expect("the graph is built");
+    let GraphStage::Built { positions: n, .. } = stages[built] else {
+        unreachable!()
+    };
+    let mut found = 0;
+    for s in &stages[..built] {
+        let &GraphStage::Building { positions } = s else {
+            panic!("{s:?} before the graph is built")
+        };
+        assert!(found <= positions && positions <= n, "{stages:?}");
+        found = positions;
+    }
+    assert_eq!(found, n, "the last count is every position");
+    let mut done = 0;
+    let played: Vec<_> = stages[built + 1..]
+        .iter()
+        .take_while(|s| matches!(s, GraphStage::Playing { .. }))
+        .collect();
+    assert!(!played.is_empty(), "{stages:?}");
+    for s in &played {
+        let &&GraphStage::Playing { done: d, positions } = s else {
+            unreachable!()
+        };
+        assert!(done < d && d < positions && positions == n, "{stages:?}");
+        done = d;
+    }
+    assert!(
+        matches!(stages[built + 1 + played.len()], GraphStage::Bounds { .. }),
+        "{stages:?}"
+    );
+    // The text shown for them.
+    assert_eq!(
+        GraphStage::Building { positions: 12 }.to_string(),
+        "graph building positions 12"
+    );
+    assert_eq!(
+        GraphStage::Playing {
+            done: 5,
+            positions: 12
+        }
+        .to_string(),
+        "bounds playing positions 5 of 12"
+    );
+}

@@ -431,13 +431,15 @@ fn go_solve_proves_an_own_side_oware_board_through_its_repetition_graph() {
     // The graph's phases, which take most of the time, are shown as they
     // end: a GUI is not left without a line for seconds (minutes on
     // larger boards).
-    let graph = e.wait_for(limit, "graph", |l| l.starts_with("info string solve graph"));
+    let graph = e.wait_for(limit, "graph", |l| {
+        l.starts_with("info string solve graph positions")
+    });
     assert!(
         graph.starts_with("info string solve graph positions 4812143 components "),
         "{graph}"
     );
     let bounds = e.wait_for(limit, "bounds", |l| {
-        l.starts_with("info string solve bounds")
+        l.starts_with("info string solve bounds thresholds")
     });
     assert!(
         bounds.starts_with("info string solve bounds thresholds ["),
@@ -460,12 +462,22 @@ fn go_solve_movetime_ends_a_solve_by_counting_with_its_bounds() {
         "setoption name Pits value 4",
         "setoption name Seeds value 3",
         "position startpos",
-        "go solve movetime 500 nodes 7",
+        "go solve movetime 2500 nodes 7",
     ] {
         e.send(c);
     }
     e.wait_for(TIMEOUT, "bestmove", |l| l.starts_with("bestmove"));
     let said = |text: &str| e.log.iter().any(|l| l.contains(text));
+    // The graph of its 31.7 M positions takes longer than the limit: its
+    // progress is told once a second meanwhile.
+    assert!(
+        e.log.iter().any(|l| l
+            .strip_prefix("info string solve graph building positions ")
+            .and_then(|r| r.split_whitespace().next()?.parse::<u64>().ok())
+            .is_some_and(|n| n > 1000)),
+        "{}",
+        e.tail()
+    );
     assert!(
         said("go solve: nodes limits only the proof search") && said("ignored here"),
         "{}",

@@ -66,7 +66,7 @@ pub(crate) enum GraphError {
     Stopped,
 }
 
-/// One thread's share of a step of [`Graph::build`]: the children of its
+/// One thread's share of a step of [`Graph::build_reporting`]: the children of its
 /// nodes in order, each with its hash and its node (`NodeIndex::EMPTY` if
 /// the index did not hold it), and where each parent's children end.
 struct Expanded<G: crate::game::Game> {
@@ -127,6 +127,17 @@ impl<G: SolveGame> Expanded<G> {
 }
 
 impl<G: SolveGame> Graph<G> {
+    /// [`Graph::build_reporting`] without the progress (for tests).
+    #[cfg(test)]
+    pub fn build(
+        root: &G,
+        budget: usize,
+        threads: usize,
+        stop: Stop,
+    ) -> Result<Graph<G>, GraphError> {
+        Self::build_reporting(root, budget, threads, stop, &mut |_| {})
+    }
+
     /// Every position reachable from `root` (breadth first), if there are
     /// at most `budget`, on up to `threads` threads.
     ///
@@ -140,11 +151,15 @@ impl<G: SolveGame> Graph<G> {
     /// order. A child met twice in one step is numbered at its first
     /// meeting and found at the second, so the graph is the same as a
     /// serial build's, node for node, whatever the number of threads.
-    pub fn build(
+    ///
+    /// `tick` is told how many positions have been found after each step
+    /// (the last time, all of them, before the components are found).
+    pub fn build_reporting(
         root: &G,
         budget: usize,
         threads: usize,
         stop: Stop,
+        tick: &mut dyn FnMut(usize),
     ) -> Result<Graph<G>, GraphError> {
         // Nodes expanded per step, and by each thread before a thread of
         // its own pays (starting one costs some tens of microseconds).
@@ -208,6 +223,7 @@ impl<G: SolveGame> Graph<G> {
                 }
             }
             i = end;
+            tick(nodes.len());
         }
         let rises = shares.iter().any(|s| s.rises);
         let (comp, comp_size) = if rises || threads < 2 {
@@ -634,7 +650,7 @@ impl Work {
 /// level then never comes back to it, so no component spans two levels,
 /// and levels with no move between them can be split into components
 /// independently ([`components_by_level`]). Other games need not keep the
-/// key: [`Graph::build`] checks on every move that it does not rise, and
+/// key: [`Graph::build_reporting`] checks on every move that it does not rise, and
 /// finds the components in one piece where it does.
 fn level<G: SolveGame>(pos: &G) -> u64 {
     let banked = if pos.side_to_move() == Side::South {

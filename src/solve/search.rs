@@ -100,9 +100,16 @@ pub struct SolveProgress {
     pub graph: Option<GraphStage>,
 }
 
-/// A phase of the repetition graph's work that has just ended.
+/// A phase of the repetition graph's work that has just ended, or, every
+/// [`SolveOptions::report_every`], one under way (`Building`, `Playing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GraphStage {
+    /// The graph is being built: `positions` found so far (once all are
+    /// found, the components follow).
+    Building { positions: usize },
+    /// The threshold games are being played: `done` of `positions` have
+    /// their bounds.
+    Playing { done: usize, positions: usize },
     /// Every reachable position is a node; `components` are its strongly
     /// connected components (where a position can recur).
     Built { positions: usize, components: usize },
@@ -112,10 +119,18 @@ pub enum GraphStage {
 }
 
 /// As `kete solve` and `go solve` show it: `graph positions N components
-/// C`, `bounds thresholds [a,b]` (South's view) or `bounds thresholds all`.
+/// C`, `bounds thresholds [a,b]` (South's view) or `bounds thresholds all`;
+/// under way, `graph building positions N` and `bounds playing positions D
+/// of N`.
 impl std::fmt::Display for GraphStage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            GraphStage::Building { positions } => {
+                write!(f, "graph building positions {positions}")
+            }
+            GraphStage::Playing { done, positions } => {
+                write!(f, "bounds playing positions {done} of {positions}")
+            }
             GraphStage::Built {
                 positions,
                 components,
@@ -205,12 +220,24 @@ pub fn solve_with_tablebase<G: SolveGame>(
         // Before any pass the value lies within the seeds in play.
         let (banked, spread) = (pos.banked(), pos.seeds_in_play() as i32);
         let report = |stage| stage_report(start.elapsed(), banked - spread, banked + spread, stage);
-        let built = Graph::build(pos, opts.graph_budget, opts.threads.max(1), flag);
+        let mut throttle = Throttle::new(opts.report_every);
+        let built = Graph::build_reporting(
+            pos,
+            opts.graph_budget,
+            opts.threads.max(1),
+            flag,
+            &mut |positions| {
+                if throttle.due() {
+                    progress(&report(GraphStage::Building { positions }));
+                }
+            },
+        );
         if let Ok(g) = &built {
             progress(&report(GraphStage::Built {
                 positions: g.nodes.len(),
                 components: g.comp_size.len(),
             }));
+            throttle = Throttle::new(opts.report_every);
         }
         match built {
             Ok(graph) if graph.cycles_pay_constant() => {
@@ -228,7 +255,15 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 }
                 let t = Searcher::<G>::threshold(pos.side_to_move(), guess - 1);
                 let window = Some((t - WINDOW_SPREAD, t + WINDOW_SPREAD));
-                match Bounds::of(&g, window, opts.threads.max(1), flag) {
+                let mut tick = |done| {
+                    if throttle.due() {
+                        progress(&report(GraphStage::Playing {
+                            done,
+                            positions: g.nodes.len(),
+                        }));
+                    }
+                };
+                match Bounds::of(&g, window, opts.threads.max(1), flag, &mut tick) {
                     Some(b) => {
                         progress(&report(GraphStage::Bounds { window }));
                         bounds = b;
@@ -386,6 +421,29 @@ pub(crate) fn graph_table_mb(positions: usize, available: u64) -> usize {
 
 /// The report of a graph phase just ended (no pass under way): the value
 /// is known to lie in `lower..=upper`.
+/// Says when `every` has passed since it last said so.
+struct Throttle {
+    last: Instant,
+    every: Duration,
+}
+
+impl Throttle {
+    fn new(every: Duration) -> Throttle {
+        Throttle {
+            last: Instant::now(),
+            every,
+        }
+    }
+
+    fn due(&mut self) -> bool {
+        let due = self.last.elapsed() >= self.every;
+        if due {
+            self.last = Instant::now();
+        }
+        due
+    }
+}
+
 fn stage_report(elapsed: Duration, lower: i32, upper: i32, stage: GraphStage) -> SolveProgress {
     SolveProgress {
         pass: 0,
@@ -548,7 +606,7 @@ const WINDOW_SPREAD: i32 = 2;
 #[derive(Default)]
 struct Bounds {
     /// South's view, per node, for a line that holds nothing of its
-    /// component ([`Graph::repetition_bounds`]).
+    /// component ([`Graph::repetition_bounds_reporting`]).
     lo: Vec<i32>,
     hi: Vec<i32>,
     /// South's view, per root move in the order of the legal moves, for
@@ -561,8 +619,14 @@ struct Bounds {
 impl Bounds {
     /// The bounds of `g` exact at the thresholds of `window`; `None` once
     /// `stop` is set.
-    fn of<G: SolveGame>(g: &Graph<G>, window: Window, threads: usize, stop: Stop) -> Option<Self> {
-        let (lo, hi) = g.repetition_bounds(window, threads, stop)?;
+    fn of<G: SolveGame>(
+        g: &Graph<G>,
+        window: Window,
+        threads: usize,
+        stop: Stop,
+        tick: &mut dyn FnMut(usize),
+    ) -> Option<Self> {
+        let (lo, hi) = g.repetition_bounds_reporting(window, threads, stop, tick)?;
         let root_moves = g.root_move_bounds(&lo, &hi, window, threads, stop)?;
         Some(Bounds {
             lo,
@@ -998,7 +1062,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             .window
             .map(|(a, b)| (a.min(t - WINDOW_SPREAD), b.max(t + WINDOW_SPREAD)));
         let stop = self.sh.stop.as_deref();
-        let Some(b) = Bounds::of(g, window, self.sh.threads, stop) else {
+        let Some(b) = Bounds::of(g, window, self.sh.threads, stop, &mut |_| {}) else {
             return false;
         };
         self.bounds = Arc::new(b);

@@ -32,7 +32,7 @@
 use super::{Graph, SolveGame, Stop, is_set, margin};
 use crate::game::Side;
 
-/// The thresholds (South's view) at which [`Graph::repetition_bounds`]
+/// The thresholds (South's view) at which [`Graph::repetition_bounds_reporting`]
 /// plays its games: every one (`None`), or those of `lo..=hi`.
 ///
 /// A game at threshold `k` needs of an exit only whether its value is
@@ -54,7 +54,7 @@ pub(crate) type Window = Option<(i32, i32)>;
 
 /// Bounds (South's view) on the value of node `v` reached by a line whose
 /// positions in its component are `run` (node, repetition pay), from the
-/// entry bounds `lo`, `hi` ([`Graph::repetition_bounds`]). South's
+/// entry bounds `lo`, `hi` ([`Graph::repetition_bounds_reporting`]). South's
 /// strategy for a threshold `k <= lo[v]` keeps the play inside its winning
 /// region, the nodes `h` with `lo[h] >= k`, so the play can only end on a
 /// node of the line that lies there: `k` holds unless some such `h` pays
@@ -85,6 +85,17 @@ pub(crate) fn line_bounds(lo: &[i32], hi: &[i32], v: usize, run: &[(u32, i32)]) 
 }
 
 impl<G: SolveGame> Graph<G> {
+    /// The bounds without the progress (for tests).
+    #[cfg(test)]
+    pub fn repetition_bounds(
+        &self,
+        window: Window,
+        threads: usize,
+        stop: Stop,
+    ) -> Option<(Vec<i32>, Vec<i32>)> {
+        self.repetition_bounds_by(true, window, threads, stop, &mut |_| {})
+    }
+
     /// Bounds (South's view) on the value of every node for a line that
     /// holds nothing of its component, under a first-repetition rule whose
     /// pay depends on the position repeated ([`Graph::repetition_south`]);
@@ -93,16 +104,20 @@ impl<G: SolveGame> Graph<G> {
     /// above 1, a large component's two sides run on two threads. `None`
     /// once `stop` is set (it is read between two threshold games).
     /// Only the thresholds of `window` are played ([`Window`]).
-    pub fn repetition_bounds(
+    ///
+    /// `tick` is told now and then how many positions (of the components
+    /// taken sinks first) have their bounds.
+    pub fn repetition_bounds_reporting(
         &self,
         window: Window,
         threads: usize,
         stop: Stop,
+        tick: &mut dyn FnMut(usize),
     ) -> Option<(Vec<i32>, Vec<i32>)> {
-        self.repetition_bounds_by(true, window, threads, stop)
+        self.repetition_bounds_by(true, window, threads, stop, tick)
     }
 
-    /// [`Graph::repetition_bounds`], the thresholds split in halves
+    /// [`Graph::repetition_bounds_reporting`], the thresholds split in halves
     /// (`split`) or each threshold's game played on the whole component.
     fn repetition_bounds_by(
         &self,
@@ -110,7 +125,10 @@ impl<G: SolveGame> Graph<G> {
         window: Window,
         threads: usize,
         stop: Stop,
+        tick: &mut dyn FnMut(usize),
     ) -> Option<(Vec<i32>, Vec<i32>)> {
+        // Components of fewer positions are told in batches.
+        const TOLD: usize = 1 << 16;
         let n = self.nodes.len();
         let mut lo = vec![0i32; n];
         let mut hi = vec![0i32; n];
@@ -122,8 +140,13 @@ impl<G: SolveGame> Graph<G> {
             window,
             ..Arena::default()
         };
+        let mut told = 0;
         for c in 0..self.comp_size.len() {
             let nodes = &members[first[c] as usize..first[c + 1] as usize];
+            if first[c] as usize >= told + TOLD {
+                told = first[c] as usize;
+                tick(told);
+            }
             let v = nodes[0] as usize;
             if nodes.len() == 1 && !self.children(v).contains(&nodes[0]) {
                 let pos = &self.nodes[v];
@@ -158,7 +181,7 @@ impl<G: SolveGame> Graph<G> {
     }
 
     /// Bounds (South's view) on the value of each root move for the line
-    /// that holds only the root, given [`Graph::repetition_bounds`]: the
+    /// that holds only the root, given [`Graph::repetition_bounds_reporting`]: the
     /// root's component without the root is solved the same way, the root
     /// an exit worth what its repetition pays (nothing else of the line
     /// can recur). The co-Büchi argument needs no strong connection, so the
@@ -1927,7 +1950,9 @@ mod tests {
                 g.repetition_bounds(None, 1, None).unwrap() == (lo.clone(), hi.clone()),
                 "one thread"
             );
-            let (lo_all, hi_all) = g.repetition_bounds_by(false, None, 1, None).unwrap();
+            let (lo_all, hi_all) = g
+                .repetition_bounds_by(false, None, 1, None, &mut |_| {})
+                .unwrap();
             let differ = (0..lo.len()).filter(|&v| lo[v] != lo_all[v] || hi[v] != hi_all[v]);
             assert_eq!(differ.count(), 0, "{houses}x{seeds} {rules:?}");
             assert_eq!(
@@ -2058,7 +2083,9 @@ mod tests {
                 let (lo, hi) = g.repetition_bounds(None, 2, None).unwrap();
                 // Each threshold's game on the region won at the one before
                 // gives the same bounds as on the whole component.
-                let (lo_all, hi_all) = g.repetition_bounds_by(false, None, 1, None).unwrap();
+                let (lo_all, hi_all) = g
+                    .repetition_bounds_by(false, None, 1, None, &mut |_| {})
+                    .unwrap();
                 assert!(lo == lo_all && hi == hi_all, "{houses}x{seeds} {rules:?}");
                 assert_eq!(
                     g.root_move_bounds_by(&lo, &hi, true, None, 2, None)
