@@ -801,17 +801,9 @@ fn a_time_limit_stops_a_counting_solve_with_the_bounds_it_proved() {
         assert!(stderr.contains("not proven"), "{stderr}");
     }
     // A solve that ends within the limit answers as without one.
-    let plain = kete_solve(&["--variant", "oware", "--pits", "3", "--seeds", "2"]);
-    let limited = kete_solve(&[
-        "--variant",
-        "oware",
-        "--pits",
-        "3",
-        "--seeds",
-        "2",
-        "--time",
-        "600",
-    ]);
+    let board = ["--variant", "oware", "--pits", "3", "--seeds", "2"];
+    let plain = kete_solve(&board);
+    let limited = kete_solve(&[&board[..], &["--time", "600"]].concat());
     assert!(plain.0 && plain.1.starts_with("value "), "{plain:?}");
     assert_eq!(limited.1, plain.1);
 }
