@@ -452,7 +452,7 @@ fn kete_solve_refuses_bad_bao_input_with_the_reason() {
         ),
         (
             &["--variant", "kalah", "--pits", "3", "--nodes", "10"],
-            "--nodes and --time limit only the proof search",
+            "--nodes limits only the proof search of a game won or lost without counting (Bao); kalah is solved by counting: limit it with --time",
         ),
     ];
     for (args, want) in cases {
