@@ -433,8 +433,9 @@ pub fn replay_games(text: &str) -> Result<Value, ApiError> {
 /// `/api/solve`, checked before the answer starts: the exact value and best
 /// moves of a counting game's position, if kete's solver proves them within
 /// the time given (at most [`MAX_SEARCH_MS`]); otherwise its estimate,
-/// marked not exact, and the bounds it proved (`lower`, `upper`). The endgame database, when one is loaded and fits the
-/// game's rules, answers for the positions it holds.
+/// marked not exact, and the bounds it proved (`lower`, `upper`). The
+/// endgame database, when one is loaded and fits the game's rules, answers
+/// for the positions it holds.
 pub struct SolveJob {
     req: GameRequest,
     variant: Variant,

@@ -66,8 +66,8 @@ pub(crate) enum GraphError {
     Stopped,
 }
 
-/// One thread's share of a step of [`Graph::build_reporting`]: the children of its
-/// nodes in order, each with its hash and its node (`NodeIndex::EMPTY` if
+/// One thread's share of a step of [`Graph::build_reporting`]: the
+/// children of its nodes in order, each with its hash and its node (`NodeIndex::EMPTY` if
 /// the index did not hold it), and where each parent's children end.
 struct Expanded<G: crate::game::Game> {
     kids: Vec<(G, u64, u32)>,
@@ -650,8 +650,8 @@ impl Work {
 /// level then never comes back to it, so no component spans two levels,
 /// and levels with no move between them can be split into components
 /// independently ([`components_by_level`]). Other games need not keep the
-/// key: [`Graph::build_reporting`] checks on every move that it does not rise, and
-/// finds the components in one piece where it does.
+/// key: [`Graph::build_reporting`] checks on every move that it does not
+/// rise, and finds the components in one piece where it does.
 fn level<G: SolveGame>(pos: &G) -> u64 {
     let banked = if pos.side_to_move() == Side::South {
         pos.banked()

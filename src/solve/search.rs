@@ -237,7 +237,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 positions: g.nodes.len(),
                 components: g.comp_size.len(),
             }));
-            throttle = Throttle::new(opts.report_every);
+            throttle.restart();
         }
         match built {
             Ok(graph) if graph.cycles_pay_constant() => {
@@ -298,7 +298,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
         start,
     };
     let mut s = Searcher::new(&shared, 0, opts.history.clone(), Some(progress));
-    s.report_every = opts.report_every;
+    s.reports = Throttle::new(opts.report_every);
     s.stopped = stopped;
     let spread = pos.seeds_in_play() as i32;
     let banked = pos.banked();
@@ -438,9 +438,13 @@ impl Throttle {
     fn due(&mut self) -> bool {
         let due = self.last.elapsed() >= self.every;
         if due {
-            self.last = Instant::now();
+            self.restart();
         }
         due
+    }
+
+    fn restart(&mut self) {
+        self.last = Instant::now();
     }
 }
 
@@ -710,8 +714,8 @@ struct Searcher<'a, G: SolveGame> {
     tbhits: u64,
     /// What a helper has already added to the shared counts.
     flushed: (u64, u64),
-    last_report: Instant,
-    report_every: Duration,
+    /// When the next report inside a pass is due.
+    reports: Throttle,
     pass: u32,
     beta: i32,
     lower: i32,
@@ -820,8 +824,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             nodes: 0,
             tbhits: 0,
             flushed: (0, 0),
-            last_report: Instant::now(),
-            report_every: Duration::from_secs(10),
+            reports: Throttle::new(Duration::from_secs(10)),
             pass: 0,
             beta: 0,
             lower: 0,
@@ -857,7 +860,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     }
 
     fn report(&mut self, pass_done: bool) {
-        self.last_report = Instant::now();
+        self.reports.restart();
         let p = SolveProgress {
             pass: self.pass,
             beta: self.beta,
@@ -1303,10 +1306,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
             return alpha;
         }
         self.nodes += 1;
-        if self.nodes & 0xF_FFFF == 0
-            && self.progress.is_some()
-            && self.last_report.elapsed() >= self.report_every
-        {
+        if self.nodes & 0xF_FFFF == 0 && self.progress.is_some() && self.reports.due() {
             self.report(false);
         }
         let sh = self.sh;

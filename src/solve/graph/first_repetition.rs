@@ -32,8 +32,9 @@
 use super::{Graph, SolveGame, Stop, is_set, margin};
 use crate::game::Side;
 
-/// The thresholds (South's view) at which [`Graph::repetition_bounds_reporting`]
-/// plays its games: every one (`None`), or those of `lo..=hi`.
+/// The thresholds (South's view) at which
+/// [`Graph::repetition_bounds_reporting`] plays its games: every one
+/// (`None`), or those of `lo..=hi`.
 ///
 /// A game at threshold `k` needs of an exit only whether its value is
 /// known to be at least `k`, which the exit's own game at `k` says. So
@@ -181,7 +182,8 @@ impl<G: SolveGame> Graph<G> {
     }
 
     /// Bounds (South's view) on the value of each root move for the line
-    /// that holds only the root, given [`Graph::repetition_bounds_reporting`]: the
+    /// that holds only the root, given
+    /// [`Graph::repetition_bounds_reporting`]: the
     /// root's component without the root is solved the same way, the root
     /// an exit worth what its repetition pays (nothing else of the line
     /// can recur). The co-Büchi argument needs no strong connection, so the
