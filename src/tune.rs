@@ -17,10 +17,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use crate::game::DbSpec;
 use crate::game::{Evaluator, Game, GameRecord, GameResult, PHASE, Side};
 use crate::search::{self, Limits, Settings, Shared};
 use crate::solve::Tablebase;
-use crate::solve::db::DbSpec;
 
 /// How the training games are played.
 #[derive(Clone, Debug)]
@@ -640,7 +640,7 @@ impl crate::variants::SolveVisitor for RunFit<'_> {
         run_fit::<G>(self.0, &self.1, rules, &|pos| database_label(&db, pos))
     }
 
-    fn solvable<G: crate::solve::SolveGame>(self, rules: G::Rules) -> anyhow::Result<()> {
+    fn solvable<G: crate::game::SolveGame>(self, rules: G::Rules) -> anyhow::Result<()> {
         self.unsolvable::<G>(rules, "")
     }
 

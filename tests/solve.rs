@@ -3,13 +3,33 @@
 
 use std::collections::HashMap;
 
-use kete::game::{Game, Side};
-use kete::solve::db::{DbGame, Egtb, Tablebase};
+use kete::game::{DbGame, DbSpec, Game, Side, SolveGame};
+use kete::solve::db::{Egtb, Tablebase};
 use kete::solve::egtb::{BuildOptions, build, stats, verify};
-use kete::solve::{SolveGame, SolveOptions, solve, solve_with_tablebase};
+use kete::solve::{SolveOptions, solve, solve_with_tablebase};
 use kete::variants::endodoi::{EnDodoi, EnDodoiRules};
 use kete::variants::kalah::{Capture, Kalah, KalahRules};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
+
+/// The database of Kalah with `pits` pits a row under `capture`.
+fn kalah_db(pits: u8, capture: Capture) -> DbGame {
+    Kalah::db_game(&KalahRules {
+        pits,
+        seeds: 1,
+        capture,
+    })
+    .unwrap()
+}
+
+/// The database of Oware with `houses` houses a row under `rules`.
+fn oware_db(houses: u8, rules: RuleSet) -> DbGame {
+    Oware::db_game(&OwareRules {
+        houses,
+        rules,
+        ..OwareRules::default()
+    })
+    .unwrap()
+}
 
 fn small_opts() -> SolveOptions {
     SolveOptions {
@@ -233,10 +253,7 @@ fn solver_matches_brute_force_on_en_dodoi_endgames() {
 
 #[test]
 fn kalah_database_matches_brute_force_and_helps_the_solver() {
-    let game = DbGame::Kalah {
-        pits: 4,
-        capture: Capture::Standard,
-    };
+    let game = kalah_db(4, Capture::Standard);
     let db = build(game, 10, &BuildOptions::default(), &mut |_| {}).unwrap();
     assert!(
         verify(&db, &BuildOptions::default(), 1, &mut |_| {})
@@ -423,7 +440,7 @@ fn oware_values(m: usize, max: u8, rules: RuleSet) -> HashMap<Vec<u8>, i32> {
 /// and compares every value with [`oware_values`]; it must also verify.
 fn check_oware_database(houses: u8, max: u8, rules: RuleSet) {
     let db = build(
-        DbGame::Oware { houses, rules },
+        oware_db(houses, rules),
         max as usize,
         &BuildOptions::default(),
         &mut |_| {},
@@ -460,7 +477,7 @@ fn abapa_database_matches_the_definition_on_small_boards() {
 
 fn oware_db_16(rules: RuleSet) -> Egtb {
     build(
-        DbGame::Oware { houses: 6, rules },
+        oware_db(6, rules),
         16,
         &BuildOptions::default(),
         &mut |_| {},
@@ -570,7 +587,7 @@ fn oware_databases_agree_with_the_solver() {
     const MAX: usize = 6;
     for rules in [RuleSet::Awari, RuleSet::Abapa] {
         let db = build(
-            DbGame::Oware { houses: 3, rules },
+            oware_db(3, rules),
             MAX,
             &BuildOptions::default(),
             &mut |_| {},
@@ -732,10 +749,7 @@ fn database_file_round_trip_and_kete_solve() {
     let dir = std::env::temp_dir().join(format!("kete-solve-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("k.egtb");
-    let game = DbGame::Kalah {
-        pits: 4,
-        capture: Capture::Empty,
-    };
+    let game = kalah_db(4, Capture::Empty);
     let db = build(game, 8, &BuildOptions::default(), &mut |_| {}).unwrap();
     db.save(&path).unwrap();
     let back = kete::solve::load(&path).unwrap();

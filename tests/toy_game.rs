@@ -26,7 +26,7 @@ use kete::solve::{SolveOptions, solve};
 // The game's file names kete's items by `crate::` paths, as a module of the
 // library does; these make the same paths work in this test crate.
 #[cfg(not(feature = "toy"))]
-use kete::{game, options, solve, spin_option};
+use kete::{game, options, spin_option};
 #[cfg(not(feature = "toy"))]
 #[path = "toy/game.rs"]
 mod toy;

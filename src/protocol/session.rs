@@ -7,12 +7,12 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::output::Output;
+use crate::game::DbSpec;
+use crate::game::SolveGame;
 use crate::game::{Evaluator, Game, GameRecord, MoveError};
 use crate::perft::perft_divide_until;
 use crate::search::tt::Bound;
 use crate::search::{self, Limits, Probe, Report, Settings, Shared, WIN};
-use crate::solve::SolveGame;
-use crate::solve::db::DbSpec;
 use crate::variants::SolveVisitor;
 
 /// The queries a session answers (`query <what>`), for error messages.

@@ -11,12 +11,13 @@ use std::time::Duration;
 
 use super::output::Output;
 use super::session::{line_text, score_text};
+use crate::game::DbSpec;
 use crate::game::Game;
+use crate::game::SolveGame;
 use crate::search::Probe;
 use crate::search::WIN;
-use crate::solve::db::DbSpec;
 use crate::solve::pns::{Bounds, INF, ProveOptions, Verdict, prove};
-use crate::solve::{Deadline, Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
+use crate::solve::{Deadline, Egtb, SolveOptions, Tablebase, solve_with_tablebase};
 use crate::variants::{SolveVisitor, Variant};
 
 /// Whether `go solve` works for this variant (the games decided by

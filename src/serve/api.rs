@@ -11,10 +11,11 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use crate::game::SolveGame;
 use crate::game::{Board, Game, GameRecord};
 use crate::protocol::session::{line_text, score_text};
 use crate::search::{self, Settings, Shared, time::Limits};
-use crate::solve::{Egtb, SolveGame, SolveOptions, Tablebase, solve_with_tablebase};
+use crate::solve::{Egtb, SolveOptions, Tablebase, solve_with_tablebase};
 use crate::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
 
 /// The largest request body accepted, in bytes.
@@ -378,7 +379,7 @@ fn probe_for<G: Game>(variant: &Variant, db: &Arc<Egtb>) -> Option<search::Probe
     struct Find<'a>(&'a Arc<Egtb>);
     impl SolveVisitor for Find<'_> {
         type Output = Option<Box<dyn std::any::Any>>;
-        fn with_databases<H: crate::solve::db::DbSpec>(self, rules: H::Rules) -> Self::Output {
+        fn with_databases<H: crate::game::DbSpec>(self, rules: H::Rules) -> Self::Output {
             let probe = crate::protocol::solve::probe::<H>(self.0, &rules)?;
             Some(Box::new(probe))
         }
@@ -534,7 +535,7 @@ impl Solve<'_> {
 
 impl SolveVisitor for Solve<'_> {
     type Output = Result<Value, ApiError>;
-    fn with_databases<G: crate::solve::db::DbSpec>(self, rules: G::Rules) -> Self::Output {
+    fn with_databases<G: crate::game::DbSpec>(self, rules: G::Rules) -> Self::Output {
         // A database for other rules or another game is left out, and so
         // is any where its values are of another game than the rules'.
         let refused = G::db_refused(&rules);
@@ -543,7 +544,7 @@ impl SolveVisitor for Solve<'_> {
             .as_deref()
             .filter(|db| refused.is_none() && db.check::<G>(&rules).is_ok());
         let note = match (tb, refused) {
-            (Some(db), _) => G::db_note(db),
+            (Some(db), _) => G::db_note(db.max_seeds()),
             (None, Some(why)) if db.is_some() => Some(format!("no database: {why}")),
             _ => None,
         };

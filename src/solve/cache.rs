@@ -9,9 +9,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::db::{DbError, DbGame, DbSpec, Egtb, load};
+use super::db::{DbError, Egtb, load};
 use super::egtb::{BuildOptions, BuildProgress, build};
-use super::index::Indexer;
+use crate::game::{DbGame, DbSpec};
 
 /// The folder `kete solve` and `go solve` keep databases in unless told
 /// otherwise: `$KETE_EGTB_DIR`, else `$XDG_CACHE_HOME/kete/egtb`, else
@@ -25,22 +25,6 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
     Some(cache.join("kete").join("egtb"))
-}
-
-/// The boards a database of up to `seeds` seeds of `game` holds (its size
-/// in bytes: one a board).
-pub fn boards(game: DbGame, seeds: usize) -> u64 {
-    let ix = Indexer::new(2 * game.pits(), seeds);
-    (0..=seeds).map(|n| ix.count(n)).sum()
-}
-
-/// The largest database of `game` of at most `seeds` seeds that holds at
-/// most `budget` boards (0 if not even the empty board fits).
-pub fn largest_within(game: DbGame, seeds: usize, budget: u64) -> usize {
-    (1..=seeds)
-        .take_while(|&n| boards(game, n) <= budget)
-        .last()
-        .unwrap_or(0)
 }
 
 /// Bytes of memory the machine can still give (Linux: `MemAvailable`),
@@ -104,7 +88,7 @@ pub fn open_or_build(
 ) -> Result<(Egtb, Source), DbError> {
     if let Some(dir) = dir {
         for (n, path) in cached(dir, game).into_iter().rev() {
-            if n < seeds || boards(game, n) > max_boards {
+            if n < seeds || game.boards(n) > max_boards {
                 continue;
             }
             let t = Instant::now();
@@ -132,7 +116,7 @@ pub fn open_or_build(
     note(&format!(
         "egtb: building {} up to {seeds} seeds ({} boards) once{}",
         game.describe(),
-        boards(game, seeds),
+        game.boards(seeds),
         dir.map_or(String::new(), |d| format!(", to keep in {}", d.display()))
     ));
     let db = build(game, seeds, opts, progress)?;
@@ -187,7 +171,7 @@ pub fn choose<G: DbSpec>(rules: &G::Rules, seeds: usize) -> Option<Choice> {
     let wanted = G::default_db_seeds(rules, seeds)?;
     let game = G::db_game(rules).ok()?;
     let max_boards = available_memory() / 4;
-    let seeds = largest_within(game, wanted, max_boards);
+    let seeds = game.largest_within(wanted, max_boards);
     (seeds > 0).then_some(Choice {
         game,
         seeds,
@@ -198,22 +182,14 @@ pub fn choose<G: DbSpec>(rules: &G::Rules, seeds: usize) -> Option<Choice> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::kalah::Capture;
+    use crate::variants::kalah::{Kalah, KalahRules};
 
-    const KALAH4: DbGame = DbGame::Kalah {
-        pits: 4,
-        capture: Capture::Standard,
-    };
-
-    #[test]
-    fn sizes_and_the_largest_database_within_a_budget() {
-        // Boards of up to n seeds on 8 pits: C(n + 8, 8).
-        assert_eq!(boards(KALAH4, 0), 1);
-        assert_eq!(boards(KALAH4, 2), 45);
-        assert_eq!(boards(KALAH4, 10), 43_758);
-        assert_eq!(largest_within(KALAH4, 30, 43_758), 10);
-        assert_eq!(largest_within(KALAH4, 30, 43_757), 9);
-        assert_eq!(largest_within(KALAH4, 6, u64::MAX), 6);
+    fn kalah4() -> DbGame {
+        Kalah::db_game(&KalahRules {
+            pits: 4,
+            ..KalahRules::default()
+        })
+        .unwrap()
     }
 
     #[test]
@@ -224,7 +200,7 @@ mod tests {
             let opts = BuildOptions::default();
             open_or_build(
                 Some(&dir),
-                KALAH4,
+                kalah4(),
                 seeds,
                 max_boards,
                 &opts,
@@ -240,7 +216,7 @@ mod tests {
         assert_eq!(src, Source::Cached(file.clone()));
         assert_eq!(again.max_seeds(), 6, "the larger cached database serves");
         // Too large for the memory allowed: a smaller one is built.
-        let (small, src) = get(4, boards(KALAH4, 5)).expect("builds");
+        let (small, src) = get(4, kalah4().boards(5)).expect("builds");
         assert_eq!(small.max_seeds(), 4);
         assert!(matches!(src, Source::Built(_)));
         // A damaged file is built again, not trusted.

@@ -10,10 +10,12 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::db::{DbGame, DbSpec, Egtb, Tablebase};
+use super::db::{Egtb, Tablebase};
 use super::egtb::{BuildOptions, BuildProgress};
 use super::split::{Job, JobResult, JobsFile};
-use super::{SolveGame, SolveOptions, SolveProgress};
+use super::{SolveOptions, SolveProgress};
+use crate::game::SolveGame;
+use crate::game::{DbGame, DbSpec};
 use crate::game::{Game, Side};
 use crate::variants::{SolveVisitor, Variant};
 
@@ -135,7 +137,7 @@ pub fn run_solve(variant: Variant, args: &SolveArgs) -> Result<()> {
             let db = database::<G>(args, &rules, seeds)?;
             if let Some(db) = &db {
                 db.check::<G>(&rules)?;
-                if let Some(note) = G::db_note(db) {
+                if let Some(note) = G::db_note(db.max_seeds()) {
                     eprintln!("note: {note}");
                 }
             }
@@ -867,7 +869,7 @@ struct BuildReporter {
 
 impl BuildReporter {
     fn new(game: DbGame, max_seeds: usize) -> BuildReporter {
-        let ix = super::index::Indexer::new(2 * game.pits(), max_seeds);
+        let ix = crate::game::Indexer::new(2 * game.pits(), max_seeds);
         let counts: Vec<u64> = (0..=max_seeds).map(|n| ix.count(n)).collect();
         let below = counts
             .iter()

@@ -18,11 +18,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI8, Ordering};
 
-use super::SolveGame;
-use super::egtb::{BuildOptions, BuildProgress};
-use super::index::Indexer;
-use crate::game::Game;
-use std::time::Instant;
+use crate::game::{DbGame, DbSpec, Game, Indexer};
 
 /// Something that knows the exact value of some positions.
 pub trait Tablebase<G: Game>: Send + Sync {
@@ -34,70 +30,6 @@ pub trait Tablebase<G: Game>: Send + Sync {
     /// Starts loading what [`Tablebase::probe`] of `pos` will read, for a
     /// search that knows its next positions before it visits them.
     fn prefetch(&self, _pos: &G) {}
-}
-
-/// What a game tells the databases about itself: which database its rules
-/// belong to, and how a position reads as a database board. A game that
-/// implements it gets [`Tablebase`] from the one impl below.
-pub trait DbSpec: SolveGame {
-    /// The database that answers for positions under `rules`, or why there
-    /// is none.
-    fn db_game(rules: &Self::Rules) -> Result<DbGame, String>;
-
-    /// Writes the board as the database sees it into `out` — the side to
-    /// move's pits from his left, then the opponent's — and returns the
-    /// seeds on it (stores and captures are not part of it).
-    fn db_board(&self, out: &mut [u8; 16]) -> usize;
-
-    /// The position of a database board (`db_board`'s view: the side to
-    /// move's pits first) with South to move and empty stores, under the
-    /// rules [`DbGame::visit`] gives.
-    fn from_db_board(rules: &Self::Rules, board: &[u8]) -> Self;
-
-    /// Whether a board can occur with its first row to move; `kete egtb
-    /// stats` counts only those.
-    fn db_reachable(_board: &[u8]) -> bool {
-        true
-    }
-
-    /// Builds the values of the boards of `n` seeds of `db`, every smaller
-    /// count being done: the game's builder in [`super::egtb`].
-    fn build_level(
-        db: &Egtb,
-        rules: &Self::Rules,
-        n: usize,
-        opts: &BuildOptions,
-        start: Instant,
-        progress: &mut dyn FnMut(&BuildProgress),
-    );
-
-    /// The most seeds this game's databases can hold, with the reason, if
-    /// the game sets a limit.
-    fn db_max_seeds() -> Option<(usize, &'static str)> {
-        None
-    }
-
-    /// The database (its seeds) that a solve of a position with `seeds`
-    /// seeds in play should use when its user names none, or `None` when
-    /// it is better off without one, or when no database answers the
-    /// question of these rules exactly. The caller may take a smaller one
-    /// where memory is short.
-    fn default_db_seeds(_rules: &Self::Rules, _seeds: usize) -> Option<usize> {
-        None
-    }
-
-    /// What a solve with this game's database should tell its user, if
-    /// anything.
-    fn db_note(_db: &Egtb) -> Option<String> {
-        None
-    }
-
-    /// Why an exact solve under `rules` must take no database at all, if
-    /// so: the values a database holds are those of another game there.
-    /// (The engine's search may still use one; it only plays.)
-    fn db_refused(_rules: &Self::Rules) -> Option<&'static str> {
-        None
-    }
 }
 
 /// Why a database could not be read, written or used.
@@ -129,8 +61,6 @@ impl From<std::io::Error> for DbError {
         DbError::Io(e)
     }
 }
-
-pub use crate::variants::DbGame;
 
 const MAGIC: &[u8; 8] = b"KETEEGTB";
 const VERSION: u8 = 1;
@@ -281,7 +211,7 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
     if head[8] != VERSION {
         return Err(DbError::Format(format!("format version {}", head[8])));
     }
-    let game = DbGame::from_code([head[9], head[10], head[11]])?;
+    let game = crate::variants::db_game([head[9], head[10], head[11]]).map_err(DbError::Format)?;
     let db = Egtb::empty(game, head[12] as usize)?;
     let expected = 16 + db.values.len() as u64 + 8;
     let actual = std::fs::metadata(path)?.len();

@@ -27,8 +27,9 @@ mod first_repetition;
 
 pub(crate) use first_repetition::{OpenArena, PlayOut, Window, line_bounds};
 
-use super::{SolveGame, margin};
+use super::margin;
 use crate::game::Side;
+use crate::game::SolveGame;
 
 /// A flag someone else sets to stop the graph's work (the protocol's
 /// `stop`), if any: what was found then is thrown away.

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::graph::{Graph, GraphError, NOT_KEPT, OpenArena, PlayOut, Stop, Window, line_bounds};
 use super::tt::Tt;
-use super::{SolveGame, Tablebase, margin};
+use super::{Tablebase, margin};
+use crate::game::SolveGame;
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -1635,9 +1636,7 @@ impl Line {
         match self {
             Line::Empty | Line::Open(0, _) => key,
             Line::Run(set) => with_set(key, set),
-            Line::Open(set, t) => {
-                key ^ crate::variants::mix_words(&[set, t as u32 as u64, OPEN_TAG])
-            }
+            Line::Open(set, t) => key ^ crate::game::mix_words(&[set, t as u32 as u64, OPEN_TAG]),
         }
     }
 
@@ -1656,6 +1655,6 @@ fn with_set(key: u64, set: u64) -> u64 {
     if set == 0 {
         key
     } else {
-        key ^ crate::variants::mix_words(&[set])
+        key ^ crate::game::mix_words(&[set])
     }
 }

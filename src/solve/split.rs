@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{SolveGame, margin};
+use super::margin;
+use crate::game::SolveGame;
 
 /// The split of one solve, as `jobs.json` holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

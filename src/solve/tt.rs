@@ -222,7 +222,7 @@ mod tests {
         let tt = Tt::new(1);
         // Keys as unlike as real hashes above the bucket's bits: a torn
         // read then cannot pass for another key by chance.
-        let key = |j: u64| crate::variants::mix_words(&[j]) & !tt.mask | 5;
+        let key = |j: u64| crate::game::mix_words(&[j]) & !tt.mask | 5;
         let bounds = |k: u64| ((k % 97) as i32 - 48, (k % 97) as i32 - 48 + (k % 5) as i32);
         std::thread::scope(|s| {
             for t in 0..4u64 {

@@ -7,12 +7,12 @@
 
 use super::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use super::two_row;
+use crate::game::SolveGame;
 use crate::game::{
     Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side,
     TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
-use crate::solve::SolveGame;
 use std::sync::LazyLock;
 
 pub const MIN_PITS: u8 = 6;
@@ -349,7 +349,7 @@ impl Game for EnDodoi {
             | (self.side as u64) << 48
             | (self.pits as u64) << 52
             | (self.seeds as u64) << 58;
-        super::mix_words(&words)
+        crate::game::mix_words(&words)
     }
 
     fn parse_move(&self, text: &str) -> Result<HoleMove, MoveError> {

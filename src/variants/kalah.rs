@@ -6,18 +6,12 @@
 //! "a row is empty" is a word compared with zero. South's pit `i` faces North's
 //! pit `m-1-i`.
 
-mod egtb;
-
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
-    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side,
-    TraceStep, linear_value, linear_value_terms,
+    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
+    NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
-use crate::solve::SolveGame;
-use crate::solve::db::{DbGame, DbSpec, Egtb};
-use crate::solve::egtb::{BuildOptions, BuildProgress};
-use std::time::Instant;
 
 /// Most seeds per pit at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -287,7 +281,7 @@ impl Game for Kalah {
             | (self.pits as u64) << 24
             | (self.capture as u64) << 32
             | (self.seeds as u64) << 40;
-        super::mix_words(&[self.w[0], self.w[1], self.w[2] | meta])
+        crate::game::mix_words(&[self.w[0], self.w[1], self.w[2] | meta])
     }
 
     fn parse_move(&self, text: &str) -> Result<PitMove, MoveError> {
@@ -543,12 +537,41 @@ fn rows_of_mover(pos: &Kalah) -> (u64, u64) {
     (pos.row(me), pos.row(me.other()))
 }
 
+/// Kalah's databases: one for each board size and capture rule.
+static DB_FAMILY: DbFamily = DbFamily {
+    code: 0,
+    name: "kalah",
+    // Indexed by `Capture as u8`.
+    rules: &["standard", "empty"],
+    describe: "kalah, {pits} pits, {rule} capture",
+};
+
 impl DbSpec for Kalah {
+    const DB_FAMILY: &'static DbFamily = &DB_FAMILY;
+
+    /// Within a count the moves that bank nothing move seeds to the right
+    /// within the mover's own row: no cycle.
+    const DB_BUILD: DbBuild<KalahRules> = DbBuild::Acyclic;
+
     fn db_game(rules: &KalahRules) -> Result<DbGame, String> {
-        Ok(DbGame::Kalah {
+        Ok(DbGame {
+            family: &DB_FAMILY,
             pits: rules.pits,
-            capture: rules.capture,
+            rule: rules.capture as u8,
         })
+    }
+
+    // Seeds only sizes the start position, which a database never uses.
+    fn db_rules(game: DbGame) -> KalahRules {
+        KalahRules {
+            pits: game.pits,
+            seeds: 1,
+            capture: if game.rule == Capture::Empty as u8 {
+                Capture::Empty
+            } else {
+                Capture::Standard
+            },
+        }
     }
 
     /// Up to 30 seeds in play a Kalah position solves in well under a
@@ -563,7 +586,7 @@ impl DbSpec for Kalah {
         }
         let budget = if seeds <= 50 { 256 << 20 } else { 1536 << 20 };
         let game = Self::db_game(rules).ok()?;
-        Some(crate::solve::cache::largest_within(game, seeds, budget)).filter(|&n| n > 0)
+        Some(game.largest_within(seeds, budget)).filter(|&n| n > 0)
     }
 
     #[inline]
@@ -573,17 +596,6 @@ impl DbSpec for Kalah {
         out[..m].copy_from_slice(&own.to_le_bytes()[..m]);
         out[m..2 * m].copy_from_slice(&opp.to_le_bytes()[..m]);
         (byte_sum(own) + byte_sum(opp)) as usize
-    }
-
-    fn build_level(
-        db: &Egtb,
-        rules: &KalahRules,
-        n: usize,
-        opts: &BuildOptions,
-        start: Instant,
-        progress: &mut dyn FnMut(&BuildProgress),
-    ) {
-        egtb::build_level(db, *rules, n, opts, start, progress)
     }
 
     fn from_db_board(rules: &KalahRules, board: &[u8]) -> Kalah {
@@ -621,7 +633,7 @@ impl SolveGame for Kalah {
         // The rules are part of the key so that one table can never mix
         // capture rules or board sizes.
         let meta = (r.pits as u64) | (r.capture as u64) << 8;
-        super::mix_words(&[own, opp, meta])
+        crate::game::mix_words(&[own, opp, meta])
     }
 
     fn banked(&self) -> i32 {

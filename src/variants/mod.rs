@@ -12,14 +12,12 @@ pub mod two_row;
 #[path = "../../tests/toy/game.rs"]
 pub mod toy;
 
-use crate::game::{Board, Game};
+use crate::game::{Board, DbFamily, DbGame, DbSpec, DbVisitor, Game, SolveGame};
 use crate::options::{self, RuleOptions};
-use crate::solve::SolveGame;
-use crate::solve::db::{DbError, DbSpec};
 use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
-use kalah::{Capture, Kalah, KalahRules};
-use oware::{Oware, OwareRules, Repetition, RuleSet};
+use kalah::{Kalah, KalahRules};
+use oware::{Oware, OwareRules};
 
 pub use crate::options::{OptionKind, VariantOption};
 
@@ -50,7 +48,7 @@ pub trait SolveVisitor: Sized {
     /// Not solvable by kete's solver: `why`.
     fn unsolvable<G: Game>(self, rules: G::Rules, why: &'static str) -> Self::Output;
     /// Won or lost without counting seeds: a forced win or loss can be
-    /// proved ([`crate::solve::pns`]), no value computed. Visitors that
+    /// proved (the solver's proof-number search), no value computed. Visitors that
     /// only solve by counting treat it as [`SolveVisitor::unsolvable`].
     fn provable<G: Game>(self, rules: G::Rules) -> Self::Output {
         self.unsolvable::<G>(rules, NOT_COUNTED)
@@ -151,7 +149,28 @@ macro_rules! registry {
                 }
             }
         }
+
+        /// The families of the databases of the variants whose `solver`
+        /// column says `databases`.
+        const DB_FAMILIES: &[Option<&DbFamily>] = &[
+            $( $(#[$attr])* registry!(@family $game, $solver), )+
+        ];
+
+        /// Runs `visitor` with the game type of the database `game` and the
+        /// rules of its positions ([`DbSpec::db_rules`]).
+        pub fn visit_db<V: DbVisitor>(game: DbGame, visitor: V) -> V::Output {
+            $( $(#[$attr])* registry!(@db visitor, game, $game, $solver); )+
+            unreachable!("{} is the database family of no registered game", game.family.name)
+        }
     };
+    (@family $g:ty, databases) => { Some(<$g as DbSpec>::DB_FAMILY) };
+    (@family $g:ty, $other:ident) => { None };
+    (@db $v:ident, $game:ident, $g:ty, databases) => {
+        if $game.family.code == <$g as DbSpec>::DB_FAMILY.code {
+            return $v.visit::<$g>(<$g as DbSpec>::db_rules($game));
+        }
+    };
+    (@db $v:ident, $game:ident, $g:ty, $other:ident) => {};
     (@solver $v:ident, $g:ty, $r:expr, databases) => { $v.with_databases::<$g>($r) };
     (@solver $v:ident, $g:ty, $r:expr, solvable) => { $v.solvable::<$g>($r) };
     (@solver $v:ident, $g:ty, $r:expr, provable) => { $v.provable::<$g>($r) };
@@ -241,141 +260,22 @@ impl Variant {
     }
 }
 
-/// Which game a database is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DbGame {
-    Kalah {
-        pits: u8,
-        capture: Capture,
-    },
-    /// Oware under either rule set: the rules decide which moves are legal
-    /// and how a game ends, so each has its own databases.
-    Oware {
-        houses: u8,
-        rules: RuleSet,
-    },
-}
-
-impl DbGame {
-    pub fn pits(&self) -> usize {
-        match *self {
-            DbGame::Kalah { pits, .. } => pits as usize,
-            DbGame::Oware { houses, .. } => houses as usize,
-        }
+/// The database family whose code is `code[0]`, with its pits and rule: the
+/// game a database file's header names, or why it names none of this
+/// build's games.
+pub fn db_game(code: [u8; 3]) -> Result<DbGame, String> {
+    let [family, pits, rule] = code;
+    let family = DB_FAMILIES
+        .iter()
+        .flatten()
+        .find(|f| f.code == family)
+        .filter(|f| (rule as usize) < f.rules.len())
+        .ok_or_else(|| format!("unknown game or rule {code:?}"))?;
+    // A database board is 16 bytes, two rows.
+    if !(1..=8).contains(&pits) {
+        return Err(format!("{pits} pits per row"));
     }
-
-    pub(crate) fn code(&self) -> [u8; 3] {
-        match *self {
-            DbGame::Kalah { pits, capture } => [0, pits, (capture == Capture::Empty) as u8],
-            DbGame::Oware { houses, rules } => [1, houses, (rules == RuleSet::Abapa) as u8],
-        }
-    }
-
-    pub(crate) fn from_code(c: [u8; 3]) -> Result<DbGame, DbError> {
-        let pits = c[1];
-        if !(1..=two_row::MAX_PITS as u8).contains(&pits) {
-            return Err(DbError::Format(format!("{pits} pits per row")));
-        }
-        match c {
-            [0, _, 0] => Ok(DbGame::Kalah {
-                pits,
-                capture: Capture::Standard,
-            }),
-            [0, _, 1] => Ok(DbGame::Kalah {
-                pits,
-                capture: Capture::Empty,
-            }),
-            [1, _, 0] => Ok(DbGame::Oware {
-                houses: pits,
-                rules: RuleSet::Awari,
-            }),
-            [1, _, 1] => Ok(DbGame::Oware {
-                houses: pits,
-                rules: RuleSet::Abapa,
-            }),
-            _ => Err(DbError::Format(format!("unknown game or rule {c:?}"))),
-        }
-    }
-
-    /// The rule that tells this game's databases apart, as a word.
-    fn rule_word(&self) -> &'static str {
-        match *self {
-            DbGame::Kalah {
-                capture: Capture::Empty,
-                ..
-            } => "empty",
-            DbGame::Kalah { .. } => "standard",
-            DbGame::Oware { rules, .. } => match rules {
-                RuleSet::Awari => "awari",
-                RuleSet::Abapa => "abapa",
-            },
-        }
-    }
-
-    /// The database's game in a file name: `kalah-6-standard`,
-    /// `oware-6-abapa`.
-    pub fn slug(&self) -> String {
-        let game = match self {
-            DbGame::Kalah { .. } => "kalah",
-            DbGame::Oware { .. } => "oware",
-        };
-        format!("{game}-{}-{}", self.pits(), self.rule_word())
-    }
-
-    pub fn describe(&self) -> String {
-        match *self {
-            DbGame::Kalah { pits, .. } => {
-                format!("kalah, {pits} pits, {} capture", self.rule_word())
-            }
-            DbGame::Oware { houses, .. } => {
-                format!("oware ({} rules), {houses} houses", self.rule_word())
-            }
-        }
-    }
-}
-
-/// Something to do with the game of a database: [`DbGame::visit`] gives it
-/// the game's type and the rules its database positions are played under.
-pub trait DbVisitor {
-    type Output;
-    fn visit<G: DbSpec>(self, rules: G::Rules) -> Self::Output;
-}
-
-impl DbGame {
-    /// Runs `visitor` with the game type of this database and the rules of
-    /// its positions: the same board and rule, stores that start empty.
-    pub fn visit<V: DbVisitor>(&self, visitor: V) -> V::Output {
-        match *self {
-            // Seeds only sizes the start position, which a database never uses.
-            DbGame::Kalah { pits, capture } => visitor.visit::<Kalah>(KalahRules {
-                pits,
-                seeds: 1,
-                capture,
-            }),
-            // The most seeds a house may start with, so that the
-            // half-of-all-seeds end never fires with empty stores; a
-            // repetition never ends a database line.
-            DbGame::Oware { houses, rules } => visitor.visit::<Oware>(OwareRules {
-                houses,
-                seeds: oware::MAX_SEEDS,
-                rules,
-                repetition: Repetition::Split,
-            }),
-        }
-    }
-}
-
-/// Folds a few words into a 64-bit hash: cheap, and mixes well enough for
-/// transposition tables (every input bit reaches every output bit).
-pub(crate) fn mix_words(words: &[u64]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut h: u64 = 0x243F_6A88_85A3_08D3;
-    for &w in words {
-        h = (h ^ w).wrapping_mul(K).rotate_left(29);
-    }
-    h ^= h >> 32;
-    h = h.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-    h ^ (h >> 29)
+    Ok(DbGame { family, pits, rule })
 }
 
 /// `text` without the spaces at the ends of its lines, which a diagram's
@@ -389,6 +289,7 @@ pub(crate) fn trim_lines(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kalah::Capture;
 
     #[test]
     fn options_are_case_insensitive_and_checked() {

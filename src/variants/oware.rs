@@ -6,15 +6,10 @@
 
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
-    Board, Cell, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE, Side,
-    TraceStep, linear_value, linear_value_terms,
+    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
+    NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
-use crate::solve::SolveGame;
-use crate::solve::db::{DbGame, DbSpec, Egtb};
-use crate::solve::egtb::retrograde::Retrograde;
-use crate::solve::egtb::{BuildOptions, BuildProgress};
-use std::time::Instant;
 
 /// Most seeds per house at the start (so that every count fits a byte).
 pub const MAX_SEEDS: u8 = 15;
@@ -563,7 +558,7 @@ impl Game for Oware {
             | (self.rules as u64) << 16
             | (self.repetition as u64) << 24
             | (self.seeds as u64) << 32;
-        super::mix_words(&[w(0), w(1), w(2), meta])
+        crate::game::mix_words(&[w(0), w(1), w(2), meta])
     }
 
     fn parse_move(&self, text: &str) -> Result<HouseMove, MoveError> {
@@ -828,14 +823,50 @@ impl OwareEval {
 /// houses hold C(36, 12) = 1,251,677,700 boards.
 const MAX_DEFAULT_DB_BOARDS: u64 = 1_300_000_000;
 
+/// Oware's databases: one for each board size and rule set (the rules decide
+/// which moves are legal and how a game ends).
+static DB_FAMILY: DbFamily = DbFamily {
+    code: 1,
+    name: "oware",
+    // Indexed by `RuleSet as u8`.
+    rules: &["awari", "abapa"],
+    describe: "oware ({rule} rules), {pits} houses",
+};
+
+/// The most seeds an Oware database holds: every seed of 6x4 (the builder
+/// keeps values and pending codes apart in a byte up to there).
+pub const MAX_DB_SEEDS: usize = 48;
+
 impl DbSpec for Oware {
+    const DB_FAMILY: &'static DbFamily = &DB_FAMILY;
+
+    /// Seeds go round: positions of one count form cycles.
+    const DB_BUILD: DbBuild<OwareRules> = DbBuild::Retrograde(Oware::predecessors);
+
     fn db_game(rules: &OwareRules) -> Result<DbGame, String> {
         // Repetition does not matter: databases value endless play as 0
         // under either option (see `db_note`).
-        Ok(DbGame::Oware {
-            houses: rules.houses,
-            rules: rules.rules,
+        Ok(DbGame {
+            family: &DB_FAMILY,
+            pits: rules.houses,
+            rule: rules.rules as u8,
         })
+    }
+
+    // The most seeds a house may start with, so that the half-of-all-seeds
+    // end never fires with empty stores; a repetition never ends a database
+    // line.
+    fn db_rules(game: DbGame) -> OwareRules {
+        OwareRules {
+            houses: game.pits,
+            seeds: MAX_SEEDS,
+            rules: if game.rule == RuleSet::Abapa as u8 {
+                RuleSet::Abapa
+            } else {
+                RuleSet::Awari
+            },
+            repetition: Repetition::Split,
+        }
     }
 
     /// Databases value endless play as shared seeds, which is what
@@ -855,7 +886,7 @@ impl DbSpec for Oware {
             return None;
         }
         let game = Self::db_game(rules).ok()?;
-        (crate::solve::cache::boards(game, seeds) <= MAX_DEFAULT_DB_BOARDS).then_some(seeds)
+        (game.boards(seeds) <= MAX_DEFAULT_DB_BOARDS).then_some(seeds)
     }
 
     #[inline]
@@ -871,22 +902,8 @@ impl DbSpec for Oware {
         h.iter().map(|&v| v as usize).sum()
     }
 
-    fn build_level(
-        db: &Egtb,
-        rules: &OwareRules,
-        n: usize,
-        opts: &BuildOptions,
-        start: Instant,
-        progress: &mut dyn FnMut(&BuildProgress),
-    ) {
-        crate::solve::egtb::retrograde::build_level::<Oware>(db, rules, n, opts, start, progress)
-    }
-
     fn db_max_seeds() -> Option<(usize, &'static str)> {
-        Some((
-            crate::solve::egtb::retrograde::MAX_SEEDS,
-            "the seeds of 6x4 Oware",
-        ))
+        Some((MAX_DB_SEEDS, "the seeds of 6x4 Oware"))
     }
 
     fn from_db_board(rules: &OwareRules, board: &[u8]) -> Oware {
@@ -909,17 +926,11 @@ impl DbSpec for Oware {
         )
     }
 
-    fn db_note(db: &Egtb) -> Option<String> {
+    fn db_note(max_seeds: usize) -> Option<String> {
         Some(format!(
             "below {} seeds the value follows the database: play to the end, endless play shared",
-            db.max_seeds() + 1
+            max_seeds + 1
         ))
-    }
-}
-
-impl Retrograde for Oware {
-    fn db_predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<[u8; 16]>) {
-        Oware::predecessors(rules, q, out)
     }
 }
 
@@ -948,7 +959,6 @@ mod tests {
 
     #[test]
     fn split_solves_take_a_database_of_every_seed_up_to_6x2() {
-        use crate::solve::db::DbSpec;
         let rules = |houses, rules, repetition| OwareRules {
             houses,
             seeds: 2,
@@ -983,7 +993,7 @@ mod tests {
     /// whose legal moves that bank nothing reach it.
     #[test]
     fn predecessors_are_the_moves_played_backward() {
-        use crate::solve::index::Indexer;
+        use crate::game::Indexer;
         use std::collections::BTreeMap;
         for (houses, most) in [(3usize, 9usize), (6, 6)] {
             let ix = Indexer::new(2 * houses, most);

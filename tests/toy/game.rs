@@ -15,10 +15,9 @@
 
 use crate::game::{
     Board, Cell, CellKind, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, Side,
-    TraceStep,
+    SolveGame, TraceStep,
 };
 use crate::options::{RuleOption, RuleOptions};
-use crate::solve::SolveGame;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ToyRules {

@@ -27,7 +27,8 @@
 //! and read the game ends with the variants' own `play` and `outcome`, so
 //! no rule is written twice.
 
-pub mod retrograde;
+mod acyclic;
+mod retrograde;
 mod verify;
 
 pub use verify::{LevelStats, Mismatch, stats, verify};
@@ -35,8 +36,9 @@ pub use verify::{LevelStats, Mismatch, stats, verify};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::db::{DbError, DbGame, DbSpec, Egtb};
-use crate::variants::DbVisitor;
+use super::db::{DbError, Egtb};
+use crate::game::{DbBuild, DbGame, DbSpec, DbVisitor};
+use crate::variants::visit_db;
 
 /// How a build reports.
 #[derive(Clone, Debug)]
@@ -133,15 +135,36 @@ pub fn build(
         fn visit<G: DbSpec>(self, rules: G::Rules) {
             let start = Instant::now();
             for n in 0..=self.db.max_seeds() {
-                G::build_level(self.db, &rules, n, self.opts, start, self.progress);
+                match G::DB_BUILD {
+                    DbBuild::Acyclic => acyclic::build_level::<G>(
+                        self.db,
+                        &rules,
+                        n,
+                        self.opts,
+                        start,
+                        self.progress,
+                    ),
+                    DbBuild::Retrograde(predecessors) => retrograde::build_level::<G>(
+                        self.db,
+                        &rules,
+                        predecessors,
+                        n,
+                        self.opts,
+                        start,
+                        self.progress,
+                    ),
+                }
             }
         }
     }
-    game.visit(Build {
-        db: &db,
-        opts,
-        progress,
-    });
+    visit_db(
+        game,
+        Build {
+            db: &db,
+            opts,
+            progress,
+        },
+    );
     Ok(db)
 }
 
@@ -155,10 +178,20 @@ pub fn check_request(game: DbGame, max_seeds: usize) -> Result<(), DbError> {
     impl DbVisitor for Limit {
         type Output = Option<(usize, &'static str)>;
         fn visit<G: DbSpec>(self, _: G::Rules) -> Self::Output {
-            G::db_max_seeds()
+            let builder = match G::DB_BUILD {
+                DbBuild::Acyclic => None,
+                DbBuild::Retrograde(_) => Some((
+                    retrograde::MAX_SEEDS,
+                    "the retrograde builder's values and marks share a byte",
+                )),
+            };
+            [G::db_max_seeds(), builder]
+                .into_iter()
+                .flatten()
+                .min_by_key(|&(most, _)| most)
         }
     }
-    if let Some((most, why)) = game.visit(Limit)
+    if let Some((most, why)) = visit_db(game, Limit)
         && max_seeds > most
     {
         return Err(DbError::Unsupported(format!(
@@ -216,19 +249,19 @@ impl BuildProgress {
     }
 }
 
-/// What [`each_board`] calls: the board's index, the board, and a scratch
-/// list for moves that lives as long as the thread's chunk.
-type BoardVisitor<'a> = dyn Fn(u64, &[u8], &mut Vec<u8>) + Sync + 'a;
+/// What [`each_board`] calls: the board's index, the board, and scratch
+/// space that lives as long as the thread's chunk.
+type BoardVisitor<'a, S> = dyn Fn(u64, &[u8], &mut S) + Sync + 'a;
 
 /// Calls `visit(index, board, scratch)` for every board of `n` seeds on the
 /// build threads, reporting as stage `stage.0` of `stage.1` of that count.
-pub(crate) fn each_board(
+pub(super) fn each_board<S: Default>(
     db: &Egtb,
     n: usize,
     opts: &BuildOptions,
     (stage, start): ((u32, u32), Instant),
     progress: &mut dyn FnMut(&BuildProgress),
-    visit: &BoardVisitor<'_>,
+    visit: &BoardVisitor<'_, S>,
 ) {
     let p = 2 * db.game().pits();
     let ix = db.indexer();
@@ -242,7 +275,7 @@ pub(crate) fn each_board(
         |d| progress(&BuildProgress::at(n, total, stage, d, false, start)),
         &|a, b| {
             let mut board = [0u8; 16];
-            let mut scratch = Vec::with_capacity(8);
+            let mut scratch = S::default();
             ix.unrank(n, a, &mut board[..p]);
             for idx in a..b {
                 visit(idx, &board[..p], &mut scratch);
@@ -258,16 +291,14 @@ mod tests {
 
     #[test]
     fn oware_databases_stop_at_all_of_the_seeds() {
-        let err = build(
-            DbGame::Oware {
-                houses: 6,
-                rules: crate::variants::oware::RuleSet::Abapa,
-            },
-            49,
-            &BuildOptions::default(),
-            &mut |_| {},
-        )
-        .unwrap_err();
+        use crate::game::DbSpec;
+        use crate::variants::oware::{Oware, OwareRules, RuleSet};
+        let game = Oware::db_game(&OwareRules {
+            rules: RuleSet::Abapa,
+            ..OwareRules::default()
+        })
+        .unwrap();
+        let err = build(game, 49, &BuildOptions::default(), &mut |_| {}).unwrap_err();
         assert!(err.to_string().contains("up to 48 seeds"), "{err}");
     }
 }

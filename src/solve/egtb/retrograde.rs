@@ -1,25 +1,21 @@
 //! The builder for games whose positions of one seed count form cycles
-//! (Oware, under either rule set): retrograde analysis by thresholds,
-//! working back through the moves that bank nothing with the game's own
-//! backward move generation ([`Retrograde`]). Game ends are the variant's
-//! own `outcome`, so the same code builds the Awari and the Abapa databases.
+//! ([`DbBuild::Retrograde`], Oware under either rule set): retrograde
+//! analysis by thresholds, working back through the moves that bank
+//! nothing with the game's own backward move generation. Game ends are the
+//! variant's own `outcome`, so the same code builds the Awari and the Abapa
+//! databases. The players must alternate (no move gives its mover another).
 
 use std::sync::atomic::{AtomicI8, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::{BuildOptions, BuildProgress, parallel_chunks, run_reporting, threads};
-use crate::game::Game;
-use crate::solve::db::{DbSpec, Egtb};
+#[cfg(doc)]
+use crate::game::DbBuild;
+use crate::game::DbSpec;
+use crate::solve::db::Egtb;
 
-/// What this builder needs of a game beyond [`DbSpec`]: the players
-/// alternate (no move gives its mover another), and the moves that bank
-/// nothing can be generated backward.
-pub trait Retrograde: DbSpec + Game<Move = u8> {
-    /// The boards of the same seed count (stores empty) that reach the
-    /// board `q` (South to move) by a move that banks nothing, each from
-    /// its own mover's view ([`DbSpec::db_board`]).
-    fn db_predecessors(rules: &Self::Rules, q: &[u8], out: &mut Vec<[u8; 16]>);
-}
+/// The game's backward moves ([`DbBuild::Retrograde`]).
+type Predecessors<R> = fn(&R, &[u8], &mut Vec<[u8; 16]>);
 
 /// What a board of `n` seeds (South to move) offers before the positions of
 /// its own count are known: the best that a move banking seeds gets (its
@@ -55,13 +51,13 @@ impl<'a> Outlook<'a> {
         }
     }
 
-    fn look<G: Retrograde>(
+    fn look<G: DbSpec>(
         &mut self,
         db: &'a Egtb,
         rules: &G::Rules,
         board: &[u8],
         n: usize,
-        moves: &mut Vec<u8>,
+        moves: &mut Vec<G::Move>,
     ) {
         let m = board.len() / 2;
         self.over = None;
@@ -245,9 +241,10 @@ impl Nibbles {
 /// told once: a count per position of the moves not yet known to reach
 /// a position worth at least `t` does the "every move" test. Positions
 /// never decided cannot force a gain or a loss: 0.
-pub(crate) fn build_level<G: Retrograde>(
+pub(super) fn build_level<G: DbSpec>(
     db: &Egtb,
     rules: &G::Rules,
+    predecessors: Predecessors<G::Rules>,
     n: usize,
     opts: &BuildOptions,
     start: Instant,
@@ -365,7 +362,7 @@ pub(crate) fn build_level<G: Retrograde>(
                         ix.unrank(n, q, &mut board[..p]);
                     }
                     at = q;
-                    G::db_predecessors(rules, &board[..p], &mut preds);
+                    predecessors(rules, &board[..p], &mut preds);
                     for pb in &preds {
                         let idx = ix.rank(&pb[..p], n);
                         crate::solve::prefetch(&level[idx as usize]);

@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use super::{BuildOptions, BuildProgress, each_board};
 use crate::game::Side;
-use crate::solve::db::{DbSpec, Egtb};
-use crate::solve::index::Indexer;
-use crate::variants::DbVisitor;
+use crate::game::{DbSpec, DbVisitor, Indexer};
+use crate::solve::db::Egtb;
+use crate::variants::visit_db;
 
 /// One line of `kete egtb stats`: values from the side to move's view.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,7 +41,7 @@ fn reachable(db: &Egtb) -> fn(&[u8]) -> bool {
             G::db_reachable
         }
     }
-    db.game().visit(Reachable)
+    visit_db(db.game(), Reachable)
 }
 
 /// Counts wins, draws and losses per seed count. Oware counts only the
@@ -138,7 +138,7 @@ fn expected_for(db: &Egtb) -> Expected<'_> {
             Box::new(move |board| expected_value::<G>(db, &rules, board))
         }
     }
-    db.game().visit(For(db))
+    visit_db(db.game(), For(db))
 }
 
 /// Checks every position of `db` against its moves, on all cores. Returns
@@ -159,20 +159,29 @@ pub fn verify(
     for n in 0..=db.max_seeds() {
         let total = ix.count(n);
         checked += total;
-        each_board(db, n, opts, ((1, 1), start), progress, &|idx, board, _| {
-            let stored = db.value_at(n, idx) as i32;
-            let expected = expected(board);
-            let in_range = stored.unsigned_abs() as usize <= n;
-            if (stored != expected || !in_range) && count.fetch_add(1, Ordering::Relaxed) < limit {
-                bad.lock().push(Mismatch {
-                    seeds: n,
-                    index: idx,
-                    board: board.to_vec(),
-                    stored,
-                    expected,
-                });
-            }
-        });
+        each_board(
+            db,
+            n,
+            opts,
+            ((1, 1), start),
+            progress,
+            &|idx, board, _: &mut ()| {
+                let stored = db.value_at(n, idx) as i32;
+                let expected = expected(board);
+                let in_range = stored.unsigned_abs() as usize <= n;
+                if (stored != expected || !in_range)
+                    && count.fetch_add(1, Ordering::Relaxed) < limit
+                {
+                    bad.lock().push(Mismatch {
+                        seeds: n,
+                        index: idx,
+                        board: board.to_vec(),
+                        stored,
+                        expected,
+                    });
+                }
+            },
+        );
         progress(&BuildProgress::at(n, total, (1, 1), total, true, start));
     }
     let mut bad = bad.into_inner();

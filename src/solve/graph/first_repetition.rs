@@ -837,7 +837,7 @@ fn node_word(i: u32) -> u64 {
 
 /// The key of local node `v` below a line whose set is `set`.
 fn line_key(v: u32, set: u64) -> u64 {
-    crate::variants::mix_words(&[u64::from(v), set])
+    crate::game::mix_words(&[u64::from(v), set])
 }
 
 impl OpenArena {

@@ -297,7 +297,7 @@ impl Game for Bao {
             | (self.takasia.map_or(0, |t| t as u64 + 1)) << 20
             | (self.clear.map_or(0, |t| t as u64 + 1)) << 24
             | self.rules.code() << 32;
-        super::mix_words(&words)
+        crate::game::mix_words(&words)
     }
 
     fn parse_move(&self, text: &str) -> Result<BaoMove, MoveError> {

@@ -1,6 +1,27 @@
-//! The `Game` trait: everything the search, the solver, the protocol and the
-//! tournament runner know about a game. Variants implement it in
-//! `crate::variants`; nothing outside that folder knows a rule.
+//! The ground floor: what every game offers the rest of kete. The [`Game`]
+//! trait is everything the search, the protocol and the tournament runner
+//! know about a game; [`SolveGame`] and [`DbSpec`] are what the solver and
+//! the endgame databases need of one; [`Board`] is what a drawing needs.
+//! Variants implement them in `crate::variants`; nothing outside that
+//! folder knows a rule, and nothing here knows a variant.
+
+mod board;
+mod db;
+mod eval;
+mod hash;
+mod index;
+mod record;
+mod solve;
+
+pub use board::{Board, Cell, CellKind, TraceStep, apply_trace};
+pub use db::{DbBuild, DbFamily, DbGame, DbSpec, DbVisitor};
+pub use eval::{
+    Evaluator, MAX_FEATURES, PHASE, linear_eval, linear_terms, linear_value, linear_value_terms,
+};
+pub use hash::mix_words;
+pub use index::Indexer;
+pub use record::GameRecord;
+pub use solve::SolveGame;
 
 use std::fmt;
 
@@ -339,118 +360,6 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn diagram(&self) -> String;
 }
 
-/// A static evaluation of a variant's positions, in centiseeds (100 × the
-/// expected final seed margin) from the side to move's point of view.
-///
-/// Each variant has an enum of evaluators; `Default` is the strongest.
-pub trait Evaluator<G>:
-    Clone + Copy + Default + PartialEq + fmt::Debug + Send + Sync + 'static
-{
-    /// Every evaluator with its names, the default first: its canonical
-    /// name, then any aliases `by_name` also accepts. The one list that
-    /// `by_name`, `name`, `names` and the protocol's `Eval` option read.
-    const TABLE: &'static [(Self, &'static [&'static str])];
-
-    /// The evaluator called `name` (or an alias), in any case.
-    fn by_name(name: &str) -> Option<Self> {
-        Self::TABLE
-            .iter()
-            .find(|(_, names)| names.iter().any(|n| n.eq_ignore_ascii_case(name.trim())))
-            .map(|(e, _)| *e)
-    }
-
-    /// The canonical name.
-    fn name(&self) -> &'static str {
-        Self::TABLE
-            .iter()
-            .find(|(e, _)| e == self)
-            .map_or("?", |(_, names)| names[0])
-    }
-
-    /// The canonical names, the default first.
-    fn names() -> Vec<&'static str> {
-        Self::TABLE.iter().map(|(_, names)| names[0]).collect()
-    }
-
-    /// The evaluation of a position whose game is not over.
-    fn evaluate(&self, pos: &G) -> i32;
-
-    /// The terms that add up to `evaluate`, named, for the `eval` command.
-    fn terms(&self, pos: &G) -> Vec<(&'static str, i32)>;
-
-    /// The features of the variant's linear evaluation, which `kete tune`
-    /// fits to game results; empty where the variant has none.
-    const FEATURES: &'static [&'static str] = &[];
-
-    /// The weights of those features now, (opening, endgame) each: where
-    /// `kete tune` starts from.
-    const WEIGHTS: &'static [(i32, i32)] = &[];
-
-    /// Writes the features of `pos` (a game not over), seen from the side to
-    /// move, into `out` (as long as [`Evaluator::FEATURES`]) and returns the
-    /// game's phase, from [`PHASE`] (every seed in play) down to 0.
-    fn features(_pos: &G, _out: &mut [i32]) -> i32 {
-        PHASE
-    }
-}
-
-/// The phase of a game at its start: a linear evaluation blends a weight for
-/// the opening (`phase == PHASE`) with one for the bare board (`phase == 0`).
-pub const PHASE: i32 = 256;
-
-/// Most features a linear evaluation may have.
-pub const MAX_FEATURES: usize = 64;
-
-/// The value of `E`'s linear evaluation of `pos`: its features times its
-/// weights.
-pub fn linear_value<G, E: Evaluator<G>>(pos: &G) -> i32 {
-    let mut f = [0; MAX_FEATURES];
-    let f = &mut f[..E::FEATURES.len()];
-    let phase = E::features(pos, f);
-    linear_eval(E::WEIGHTS, f, phase)
-}
-
-/// The terms of `E`'s linear evaluation of `pos`, as [`linear_terms`].
-pub fn linear_value_terms<G, E: Evaluator<G>>(pos: &G) -> Vec<(&'static str, i32)> {
-    let mut f = [0; MAX_FEATURES];
-    let f = &mut f[..E::FEATURES.len()];
-    let phase = E::features(pos, f);
-    linear_terms(E::FEATURES, E::WEIGHTS, f, phase)
-}
-
-/// The terms of a linear evaluation for the `eval` command: each feature
-/// that is not zero with its share, and the remainder of the one rounding
-/// in [`linear_eval`] as `rounding`, so that the terms add up to it.
-pub fn linear_terms(
-    names: &[&'static str],
-    weights: &[(i32, i32)],
-    features: &[i32],
-    phase: i32,
-) -> Vec<(&'static str, i32)> {
-    let mut terms: Vec<(&'static str, i32)> = names
-        .iter()
-        .zip(weights.iter().zip(features))
-        .filter(|(_, (_, f))| **f != 0)
-        .map(|(&name, (&w, &f))| (name, linear_eval(&[w], &[f], phase)))
-        .collect();
-    let rest = linear_eval(weights, features, phase) - terms.iter().map(|t| t.1).sum::<i32>();
-    if rest != 0 {
-        terms.push(("rounding", rest));
-    }
-    terms
-}
-
-/// A linear evaluation: each feature times its weight, the weight blended
-/// between its opening and its endgame value by `phase`.
-pub fn linear_eval(weights: &[(i32, i32)], features: &[i32], phase: i32) -> i32 {
-    let (mut open, mut end) = (0i32, 0i32);
-    for (&(o, e), &f) in weights.iter().zip(features) {
-        open += o * f;
-        end += e * f;
-    }
-    (open * phase + end * (PHASE - phase)) / PHASE
-}
-
 /// `moves` (played from `pos`) with their texts, in the order people read
 /// them: by pit, `A` before `B` (`A1<` before `A1>` before `A2<` in Bao).
 /// The generators list moves in whatever order suits the search; lists for
@@ -460,198 +369,4 @@ pub fn in_move_order<G: Game>(pos: &G, moves: &[G::Move]) -> Vec<(G::Move, Strin
         moves.iter().map(|&m| (m, pos.format_move(m))).collect();
     named.sort_by(|a, b| a.1.cmp(&b.1));
     named
-}
-
-/// A game in progress with its history: the referee's view. It applies the
-/// rules that need history (repetition) on top of the position's own.
-#[derive(Clone, Debug)]
-pub struct GameRecord<G: Game> {
-    start: G,
-    positions: Vec<G>,
-    moves: Vec<G::Move>,
-    repetition_end: Option<Outcome>,
-}
-
-impl<G: Game> GameRecord<G> {
-    pub fn new(start: G) -> Self {
-        GameRecord {
-            positions: vec![start.clone()],
-            start,
-            moves: Vec::new(),
-            repetition_end: None,
-        }
-    }
-
-    pub fn start(&self) -> &G {
-        &self.start
-    }
-
-    pub fn position(&self) -> &G {
-        self.positions
-            .last()
-            .expect("a record always holds its start")
-    }
-
-    pub fn moves(&self) -> &[G::Move] {
-        &self.moves
-    }
-
-    /// The positions from the start to the current one.
-    pub fn positions(&self) -> &[G] {
-        &self.positions
-    }
-
-    /// The outcome if the game ended by a repeated position.
-    pub fn ended_by_repetition(&self) -> Option<Outcome> {
-        self.repetition_end
-    }
-
-    /// The outcome of the game so far, repetition included.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.repetition_end.or_else(|| self.position().outcome())
-    }
-
-    /// Why the game ended, repetition included.
-    pub fn end_reason(&self) -> Option<EndReason> {
-        if self.repetition_end.is_some() {
-            Some(EndReason::Repetition)
-        } else {
-            self.position().end_reason()
-        }
-    }
-
-    /// Legal moves of the current position, none once the game has ended.
-    pub fn legal_moves(&self, out: &mut Vec<G::Move>) {
-        out.clear();
-        if self.outcome().is_none() {
-            self.position().legal_moves(out);
-        }
-    }
-
-    /// Reads and plays one move, refusing it with a reason if it is illegal.
-    pub fn play_text(&mut self, text: &str) -> Result<G::Move, MoveError> {
-        if self.outcome().is_some() {
-            return Err(MoveError::GameOver);
-        }
-        let mv = self.position().parse_move(text)?;
-        self.play(mv);
-        Ok(mv)
-    }
-
-    /// Plays a move already known to be legal.
-    pub fn play(&mut self, mv: G::Move) {
-        let next = self.position().play(mv);
-        if G::CAN_REPEAT && self.positions.contains(&next) {
-            self.repetition_end = next.repetition_outcome();
-        }
-        self.positions.push(next);
-        self.moves.push(mv);
-    }
-}
-
-/// What a place on the board is, for drawing it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CellKind {
-    Pit,
-    /// Captured seeds (the two-row games' stores).
-    Store,
-    /// Seeds not yet sown (Bao's stores in hand).
-    Hand,
-}
-
-/// One place of the board as a board drawing shows it: whose it is, where it
-/// stands, its name in the move notation and how many seeds it holds.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Cell {
-    pub side: Side,
-    pub kind: CellKind,
-    /// 0 for the front (or only) row, 1 for Bao's back row.
-    pub row: u8,
-    /// 0-based from the owner's own left.
-    pub col: u8,
-    pub name: String,
-    pub seeds: u32,
-    /// Rule marks worth drawing (Bao: "nyumba", "takasia").
-    pub marks: Vec<&'static str>,
-}
-
-/// One step of a move as a board drawing animates it. Cells are indices
-/// into [`Board::cells`]; the mover's hand is implicit.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(tag = "step", rename_all = "lowercase")]
-pub enum TraceStep {
-    /// Seeds lifted from a cell into the mover's hand, to be sown.
-    Lift { cell: usize, seeds: u32 },
-    /// One seed from the hand into a cell.
-    Drop { cell: usize },
-    /// Seeds moved straight from one cell to another: a capture into a
-    /// store, or the seeds banked when the game ends.
-    Take { from: usize, to: usize, seeds: u32 },
-    /// What the rules decided at this point, in words (a relay lap, a
-    /// capture, a stop in the nyumba, a safari).
-    Note { text: String },
-}
-
-/// A game that can be drawn as places holding seeds and can tell, seed by
-/// seed, what a move does: what a board drawing needs, given by the
-/// variant's own rules so that the drawing implements none.
-pub trait Board: Game {
-    /// Every place of the board, in a fixed order for the rules in force.
-    fn cells(&self) -> Vec<Cell>;
-
-    /// The cell a player clicks to make `mv` (legal here).
-    fn move_cell(&self, mv: Self::Move) -> usize;
-
-    /// [`Game::play`] with its steps: the position returned equals
-    /// `play(mv)`, and the steps applied to `cells()` give its cells.
-    fn play_traced(&self, mv: Self::Move) -> (Self, Vec<TraceStep>);
-}
-
-/// Applies `steps` to the seed counts of `cells`: what a board drawing does
-/// with a trace. `Err` names the first step that takes seeds a cell does not
-/// hold or leaves seeds in hand.
-pub fn apply_trace(cells: &mut [u32], steps: &[TraceStep]) -> Result<(), String> {
-    let mut hand = 0u32;
-    let cell = |cells: &mut [u32], i: usize, at: usize| -> Result<(), String> {
-        if i < cells.len() {
-            Ok(())
-        } else {
-            Err(format!("step {at}: no cell {i}"))
-        }
-    };
-    for (at, s) in steps.iter().enumerate() {
-        match *s {
-            TraceStep::Lift { cell: c, seeds } => {
-                cell(cells, c, at)?;
-                cells[c] = cells[c].checked_sub(seeds).ok_or_else(|| {
-                    format!("step {at}: lifts {seeds} from cell {c} of {}", cells[c])
-                })?;
-                hand += seeds;
-            }
-            TraceStep::Drop { cell: c } => {
-                cell(cells, c, at)?;
-                hand = hand
-                    .checked_sub(1)
-                    .ok_or_else(|| format!("step {at}: drops a seed from an empty hand"))?;
-                cells[c] += 1;
-            }
-            TraceStep::Take { from, to, seeds } => {
-                cell(cells, from, at)?;
-                cell(cells, to, at)?;
-                cells[from] = cells[from].checked_sub(seeds).ok_or_else(|| {
-                    format!(
-                        "step {at}: takes {seeds} from cell {from} of {}",
-                        cells[from]
-                    )
-                })?;
-                cells[to] += seeds;
-            }
-            TraceStep::Note { .. } => {}
-        }
-    }
-    if hand != 0 {
-        return Err(format!("{hand} seeds left in hand"));
-    }
-    Ok(())
 }

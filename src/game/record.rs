@@ -1,0 +1,90 @@
+//! A game with its history: the referee's view.
+
+use super::{EndReason, Game, MoveError, Outcome};
+
+/// A game in progress with its history: the referee's view. It applies the
+/// rules that need history (repetition) on top of the position's own.
+#[derive(Clone, Debug)]
+pub struct GameRecord<G: Game> {
+    start: G,
+    positions: Vec<G>,
+    moves: Vec<G::Move>,
+    repetition_end: Option<Outcome>,
+}
+
+impl<G: Game> GameRecord<G> {
+    pub fn new(start: G) -> Self {
+        GameRecord {
+            positions: vec![start.clone()],
+            start,
+            moves: Vec::new(),
+            repetition_end: None,
+        }
+    }
+
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    pub fn position(&self) -> &G {
+        self.positions
+            .last()
+            .expect("a record always holds its start")
+    }
+
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// The positions from the start to the current one.
+    pub fn positions(&self) -> &[G] {
+        &self.positions
+    }
+
+    /// The outcome if the game ended by a repeated position.
+    pub fn ended_by_repetition(&self) -> Option<Outcome> {
+        self.repetition_end
+    }
+
+    /// The outcome of the game so far, repetition included.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.repetition_end.or_else(|| self.position().outcome())
+    }
+
+    /// Why the game ended, repetition included.
+    pub fn end_reason(&self) -> Option<EndReason> {
+        if self.repetition_end.is_some() {
+            Some(EndReason::Repetition)
+        } else {
+            self.position().end_reason()
+        }
+    }
+
+    /// Legal moves of the current position, none once the game has ended.
+    pub fn legal_moves(&self, out: &mut Vec<G::Move>) {
+        out.clear();
+        if self.outcome().is_none() {
+            self.position().legal_moves(out);
+        }
+    }
+
+    /// Reads and plays one move, refusing it with a reason if it is illegal.
+    pub fn play_text(&mut self, text: &str) -> Result<G::Move, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = self.position().parse_move(text)?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    /// Plays a move already known to be legal.
+    pub fn play(&mut self, mv: G::Move) {
+        let next = self.position().play(mv);
+        if G::CAN_REPEAT && self.positions.contains(&next) {
+            self.repetition_end = next.repetition_outcome();
+        }
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+}
