@@ -7,107 +7,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::ArenaError;
+use super::folder::{RECORDS, REPORT, SETTINGS, Stored, differences, read_stored, write_stored};
 use super::record::{self, GameLine};
-use super::report::{self, ReportHeader, Tally};
+use super::report::{self, Tally};
 use super::schedule::{self, Shard};
-use super::tournament::{RECORDS, REPORT, settings_change};
-
-/// Name of the settings file in the output folder.
-pub const SETTINGS: &str = "tournament.json";
-
-/// What an output folder says about its tournament: enough to write the
-/// report without the command line, and to tell shards of another
-/// tournament apart.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Stored {
-    pub header: ReportHeader,
-    pub names: Vec<String>,
-    pub gauntlet: bool,
-    pub rounds: usize,
-    pub games: usize,
-    /// Each engine's settings, as `EngineConfig::settings` lists them.
-    pub settings: Vec<BTreeMap<String, String>>,
-}
-
-/// The settings kept in `dir`, if it has them.
-pub fn read_stored(dir: &Path) -> Result<Option<Stored>, ArenaError> {
-    let path = dir.join(SETTINGS);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(ArenaError::io(format!("cannot read {}", path.display()), e)),
-    };
-    serde_json::from_str(&text).map(Some).map_err(|e| {
-        ArenaError::Config(format!(
-            "{} is not a kete-arena settings file: {e}",
-            path.display()
-        ))
-    })
-}
-
-/// Writes the settings whole (to a temporary file first, so that a kill
-/// never leaves half a file).
-pub fn write_stored(dir: &Path, stored: &Stored) -> Result<(), ArenaError> {
-    let path = dir.join(SETTINGS);
-    let tmp = dir.join(format!("{SETTINGS}.tmp"));
-    let text = serde_json::to_string_pretty(stored)
-        .map_err(|e| ArenaError::io("cannot encode the settings", std::io::Error::other(e)))?;
-    std::fs::write(&tmp, text + "\n")
-        .and_then(|_| std::fs::rename(&tmp, &path))
-        .map_err(|e| ArenaError::io(format!("cannot write {}", path.display()), e))
-}
-
-/// What differs between two tournaments' settings, shard aside.
-fn differences(a: &Stored, b: &Stored) -> Vec<String> {
-    let mut out = Vec::new();
-    let (ha, hb) = (&a.header, &b.header);
-    if (&ha.variant, &ha.options) != (&hb.variant, &hb.options) {
-        out.push(format!(
-            "variant {} {:?}, not {} {:?}",
-            ha.variant, ha.options, hb.variant, hb.options
-        ));
-    }
-    if ha.openings != hb.openings {
-        out.push(format!("openings {}, not {}", ha.openings, hb.openings));
-    }
-    if (a.rounds, a.games, a.gauntlet) != (b.rounds, b.games, b.gauntlet) {
-        out.push(format!(
-            "{} rounds of {} games{}, not {} rounds of {} games{}",
-            a.rounds,
-            a.games,
-            if a.gauntlet { " (gauntlet)" } else { "" },
-            b.rounds,
-            b.games,
-            if b.gauntlet { " (gauntlet)" } else { "" },
-        ));
-    }
-    if ha.max_plies != hb.max_plies {
-        out.push(format!("maxplies {}, not {}", ha.max_plies, hb.max_plies));
-    }
-    if a.names != b.names {
-        out.push(format!(
-            "engines {}, not {}",
-            a.names.join(", "),
-            b.names.join(", ")
-        ));
-    } else {
-        for (i, name) in a.names.iter().enumerate() {
-            if a.settings[i] != b.settings[i] {
-                out.push(format!(
-                    "engine {name}: {}",
-                    settings_change(&a.settings[i], &b.settings[i])
-                ));
-            }
-        }
-    }
-    if ha.sprt != hb.sprt {
-        out.push("SPRT settings".into());
-    }
-    out
-}
 
 /// What a merge wrote.
 #[derive(Clone, Debug)]

@@ -8,6 +8,7 @@
 //! (`info` scores, `bestmove 0000`) are recorded, never believed.
 
 pub mod engine;
+pub mod folder;
 pub mod merge;
 pub mod openings;
 pub mod play;

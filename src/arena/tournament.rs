@@ -14,7 +14,7 @@ use parking_lot::Mutex;
 
 use super::ArenaError;
 use super::engine::{EngineConfig, EngineProcess};
-use super::merge::{self, Stored};
+use super::folder::{self, RECORDS, REPORT, Stored, settings_change};
 use super::openings::{self, Opening, OpeningSource};
 use super::play::{self, PlayedGame};
 use super::record::{GameLine, OpeningLine, RecordFile};
@@ -23,11 +23,6 @@ use super::schedule::{self, Scheduled, Shard};
 use super::stats::{Sprt, SprtState};
 use crate::game::{Game, Side};
 use crate::variants::{Variant, VariantVisitor};
-
-/// Name of the record file in the output folder.
-pub const RECORDS: &str = "games.jsonl";
-/// Name of the report in the output folder.
-pub const REPORT: &str = "report.md";
 
 /// Everything a tournament is made of.
 #[derive(Clone, Debug)]
@@ -203,24 +198,6 @@ fn check_recorded(
     Ok(())
 }
 
-/// What differs between two engine settings: `depth=3, now depth=4`.
-pub(super) fn settings_change(
-    was: &BTreeMap<String, String>,
-    now: &BTreeMap<String, String>,
-) -> String {
-    let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
-    keys.into_iter()
-        .filter(|k| was.get(*k) != now.get(*k))
-        .map(|k| match (was.get(k), now.get(k)) {
-            (Some(a), Some(b)) => format!("{k}={a}, now {k}={b}"),
-            (Some(a), None) => format!("{k}={a}, now not set"),
-            (None, Some(b)) => format!("{k} not set, now {k}={b}"),
-            (None, None) => unreachable!("the key is in one of them"),
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
 fn option_values(v: &Variant) -> BTreeMap<String, String> {
     v.option_values()
         .into_iter()
@@ -249,7 +226,7 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
         games: config.games,
         settings: config.engines.iter().map(|e| e.settings()).collect(),
     };
-    if let Some(was) = merge::read_stored(&config.out_dir)?
+    if let Some(was) = folder::read_stored(&config.out_dir)?
         && was.header.shard != config.shard
     {
         let name = |s: Option<Shard>| {
@@ -262,7 +239,7 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
             name(config.shard)
         )));
     }
-    merge::write_stored(&config.out_dir, &stored)?;
+    folder::write_stored(&config.out_dir, &stored)?;
     let records_path = config.out_dir.join(RECORDS);
     let (mut records, recorded) = RecordFile::open(&records_path)?;
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();

@@ -2,15 +2,18 @@
 //! `kete::arena`; this file turns fastchess/cutechess-style arguments into a
 //! `TournamentConfig`.
 
+#[path = "common/variant_args.rs"]
+mod variant_args;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use kete::arena::{self, EngineConfig, OpeningSource, Sprt, TournamentConfig};
-use kete::cli::VariantArgs;
 use kete::game::Game;
 use kete::variants::{Variant, VariantVisitor};
+use variant_args::VariantArgs;
 
 #[derive(Parser)]
 #[command(

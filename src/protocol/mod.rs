@@ -9,6 +9,7 @@
 pub mod output;
 pub mod session;
 pub mod solve;
+pub mod text;
 
 use std::io::{BufRead, BufReader, Read};
 use std::sync::Arc;
@@ -320,7 +321,7 @@ impl Engine {
                         return true;
                     }
                 };
-                let r = crate::bench::run(depth, &mut |_| {});
+                let r = crate::search::bench::run(depth, &mut |_| {});
                 self.out.line(&r.summary());
             }
             "help" => self.out.lines(HELP),

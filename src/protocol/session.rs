@@ -7,12 +7,13 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::output::Output;
+use super::text::{line_text, score_text};
 use crate::game::DbSpec;
 use crate::game::SolveGame;
 use crate::game::{Evaluator, Game, GameRecord, MoveError};
 use crate::perft::perft_divide_until;
 use crate::search::tt::Bound;
-use crate::search::{self, Limits, Probe, Report, Settings, Shared, WIN};
+use crate::search::{self, Limits, Probe, Report, Settings, Shared};
 use crate::variants::SolveVisitor;
 
 /// The queries a session answers (`query <what>`), for error messages.
@@ -103,31 +104,6 @@ struct GameSession<G: Game> {
     rules: G::Rules,
     record: GameRecord<G>,
     probe_of: ProbeOf<G>,
-}
-
-/// The text of a score for an `info` line.
-pub fn score_text(score: i32) -> String {
-    if score.abs() > WIN / 2 {
-        let plies = WIN - score.abs();
-        let moves = (plies + 1) / 2;
-        format!("mate {}", if score > 0 { moves } else { -moves })
-    } else {
-        format!("cp {score}")
-    }
-}
-
-/// Formats a line of moves played from `pos`.
-pub fn line_text<G: Game>(pos: &G, moves: &[G::Move]) -> String {
-    let mut p = pos.clone();
-    let mut s = String::new();
-    for &mv in moves {
-        if !s.is_empty() {
-            s.push(' ');
-        }
-        s.push_str(&p.format_move(mv));
-        p = p.play(mv);
-    }
-    s
 }
 
 fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool, tbhits: bool) -> String {

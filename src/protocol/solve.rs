@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::output::Output;
-use super::session::{line_text, score_text};
+use super::text::{line_text, score_text};
 use crate::game::DbSpec;
 use crate::game::Game;
 use crate::game::SolveGame;
@@ -298,7 +298,7 @@ fn prove_run<G: Game>(rules: &G::Rules, token: &str, opts: &ProveOptions, out: &
         Verdict::Unproven => {
             out.line(&format!(
                 "info string unproven ({}): {} max-ply {} nodes {} time {}",
-                crate::solve::cli::ended_text(r.ended),
+                r.ended,
                 numbers(r.win, r.loss),
                 r.max_ply,
                 r.nodes,
@@ -339,7 +339,7 @@ pub fn spawn(
 ) -> JoinHandle<()> {
     // The proof search recurses once per ply of its line (up to
     // `pns::MAX_PLY`): more stack than a thread gets by default.
-    let thread = std::thread::Builder::new().stack_size(STACK);
+    let thread = std::thread::Builder::new().stack_size(crate::solve::resources::STACK);
     let spawned = thread.spawn(move || {
         // The graph of a repeating game is sized to the memory as for
         // `kete solve` (Oware 4x3 needs 31.7 M positions); `stop` is read
@@ -349,7 +349,7 @@ pub fn spawn(
             report_every: Duration::from_secs(1),
             stop: Some(stop),
             threads: res.threads,
-            graph_budget: crate::solve::cli::fitted_graph_positions(
+            graph_budget: crate::solve::resources::fitted_graph_positions(
                 crate::solve::cache::available_memory(),
             ),
             ..SolveOptions::default()
@@ -365,9 +365,6 @@ pub fn spawn(
     });
     spawned.expect("the system gives a thread its stack")
 }
-
-/// Stack of the solving thread.
-pub const STACK: usize = 256 << 20;
 
 fn run<G: SolveGame>(
     rules: &G::Rules,

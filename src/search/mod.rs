@@ -7,6 +7,7 @@
 //! scored by the variant's repetition rule; a score is "proven" when the tree
 //! behind it reached no horizon, that is every line ended in a finished game.
 
+pub mod bench;
 pub mod time;
 pub mod tt;
 

@@ -7,7 +7,7 @@
 //! * [`egtb`] builds endgame databases by seeds on the board (retrograde
 //!   analysis), and [`load`] reads one back as a [`Tablebase`] that the
 //!   solver (and later the engine) probes.
-//! * [`cli`] is what `kete solve` and `kete egtb` run.
+//! * [`resources`] sizes a solve's table, graph and stack to the machine.
 //!
 //! A game takes part through [`SolveGame`], which says what of a position
 //! the table may forget: Kalah's value depends on the stores only through
@@ -15,11 +15,11 @@
 //! holds the margin of those seeds alone.
 
 pub mod cache;
-pub mod cli;
 pub mod db;
 pub mod egtb;
 mod graph;
 pub mod pns;
+pub mod resources;
 mod search;
 pub mod split;
 mod tt;

@@ -106,6 +106,20 @@ pub enum Ended {
     NoForcedWin,
 }
 
+impl std::fmt::Display for Ended {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Ended::Decided => "decided",
+            Ended::Stopped => "stopped",
+            Ended::Nodes => "the node limit was reached",
+            Ended::Time => "the time limit was reached",
+            Ended::NoForcedWin => {
+                "no forced win for either side was found (a repeated position counts as not won)"
+            }
+        })
+    }
+}
+
 /// Proof and disproof numbers of the position for one attacker: `pn` is
 /// 0 when his win is proven, `dn` 0 when it is refuted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -905,7 +905,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
                 // Lines run hundreds of plies deep in games that repeat:
                 // the stack of the solving thread.
                 std::thread::Builder::new()
-                    .stack_size(crate::protocol::solve::STACK)
+                    .stack_size(super::resources::STACK)
                     .spawn_scoped(scope, move || {
                         let mut h = Searcher::new(sh, id, history, None);
                         h.open_for(t);

@@ -83,7 +83,7 @@ pub(super) fn threads(opts: &BuildOptions) -> usize {
 }
 
 /// `n` threads, or one per core for 0.
-pub(crate) fn threads_or_cores(n: usize) -> usize {
+pub fn threads_or_cores(n: usize) -> usize {
     if n > 0 {
         n
     } else {

@@ -17,7 +17,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::{Context, Result};
 use clap::Args;
 
-pub use api::{ApiError, MAX_BODY, MAX_GAMES, MAX_SEARCH_MS};
+use api::{ApiError, MAX_BODY, MAX_GAMES};
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
@@ -52,8 +52,8 @@ pub struct ServeArgs {
 #[derive(Clone)]
 struct Shared {
     games: Option<Arc<String>>,
-    engine: Option<Arc<crate::arena::EngineConfig>>,
-    egtb: Option<Arc<crate::solve::Egtb>>,
+    engine: Option<Arc<kete::arena::EngineConfig>>,
+    egtb: Option<Arc<kete::solve::Egtb>>,
 }
 
 /// Serves until the process is stopped. Prints `listening on http://…`
@@ -72,7 +72,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         None => None,
     };
     let engine = args.engine.as_ref().map(|cmd| {
-        let mut cfg = crate::arena::EngineConfig {
+        let mut cfg = kete::arena::EngineConfig {
             cmd: cmd.clone(),
             args: args.engine_args.clone(),
             ..Default::default()
@@ -84,7 +84,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     });
     let egtb = match &args.egtb {
         Some(path) => {
-            let db = crate::solve::load(path)
+            let db = kete::solve::load(path)
                 .with_context(|| format!("cannot load the endgame database {}", path.display()))?;
             eprintln!(
                 "endgame database {}: {} up to {} seeds",

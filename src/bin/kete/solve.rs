@@ -1,5 +1,5 @@
-//! `kete solve` and `kete egtb`: the command lines over [`super::solve`] and
-//! [`super::egtb`]. The binary only parses the variant options and hands
+//! `kete solve` and `kete egtb`: the command lines over [`kete::solve::solve`] and
+//! [`kete::solve::egtb`]. The binary only parses the variant options and hands
 //! over.
 
 use std::io::{IsTerminal, Write};
@@ -10,14 +10,15 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::db::{Egtb, Tablebase};
-use super::egtb::{BuildOptions, BuildProgress};
-use super::split::{Job, JobResult, JobsFile};
-use super::{SolveOptions, SolveProgress};
-use crate::game::SolveGame;
-use crate::game::{DbGame, DbSpec};
-use crate::game::{Game, Side};
-use crate::variants::{SolveVisitor, Variant};
+use kete::game::SolveGame;
+use kete::game::{DbGame, DbSpec};
+use kete::game::{Game, Side};
+use kete::solve::db::{Egtb, Tablebase};
+use kete::solve::egtb::{BuildOptions, BuildProgress};
+use kete::solve::resources::{fitted_graph_positions, fitted_hash_mb};
+use kete::solve::split::{Job, JobResult, JobsFile};
+use kete::solve::{SolveOptions, SolveProgress};
+use kete::variants::{SolveVisitor, Variant};
 
 /// The options of `kete solve` besides the variant.
 #[derive(Args, Clone, Debug)]
@@ -258,9 +259,9 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
     if args.nodes == Some(0) {
         bail!("--nodes 0 leaves nothing to search");
     }
-    let hash_mb = args.hash.unwrap_or(super::pns::DEFAULT_HASH_MB);
+    let hash_mb = args.hash.unwrap_or(kete::solve::pns::DEFAULT_HASH_MB);
     eprintln!("table: {hash_mb} MiB");
-    let opts = super::pns::ProveOptions {
+    let opts = kete::solve::pns::ProveOptions {
         hash_mb,
         nodes: args.nodes,
         time,
@@ -268,7 +269,7 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
     };
     let mover = pos.side_to_move();
     let name_of = |s: Side| if s == Side::South { "South" } else { "North" };
-    let report = move |p: &super::pns::ProveProgress| {
+    let report = move |p: &kete::solve::pns::ProveProgress| {
         eprintln!(
             "  .. {} to move: win pn {} dn {} / loss pn {} dn {}; nodes {} max-ply {} hashfull {} time {:.1} s ({:.0} nodes/s)",
             name_of(mover),
@@ -287,10 +288,10 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
     // stack the protocol's solving thread has.
     let r = std::thread::scope(|s| {
         std::thread::Builder::new()
-            .stack_size(crate::protocol::solve::STACK)
+            .stack_size(kete::solve::resources::STACK)
             .spawn_scoped(s, || {
                 let mut report = report;
-                super::pns::prove(pos, &opts, &mut report)
+                kete::solve::pns::prove(pos, &opts, &mut report)
             })
             .context("starting the proof's thread")?
             .join()
@@ -314,7 +315,7 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
         r.hashfull,
         r.elapsed.as_secs_f64()
     );
-    use super::pns::Verdict;
+    use kete::solve::pns::Verdict;
     match r.verdict {
         Verdict::Win | Verdict::Loss => {
             let n = r.winner_moves() as i64;
@@ -343,7 +344,7 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
             writeln!(out, "mate {n} best {best} pv {}", line(&r.pv))?;
         }
         Verdict::Unproven => {
-            eprintln!("unproven: {}; {stats}", ended_text(r.ended));
+            eprintln!("unproven: {}; {stats}", r.ended);
             let best =
                 r.pv.first()
                     .map_or("-".to_string(), |&m| pos.format_move(m));
@@ -364,24 +365,10 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
 
 /// A proof or disproof number, `inf` for the infinite one.
 fn number(n: u32) -> String {
-    if n == super::pns::INF {
+    if n == kete::solve::pns::INF {
         "inf".to_string()
     } else {
         n.to_string()
-    }
-}
-
-/// Why an unproven proof ended, in words.
-pub fn ended_text(e: super::pns::Ended) -> &'static str {
-    use super::pns::Ended;
-    match e {
-        Ended::Decided => "decided",
-        Ended::Stopped => "stopped",
-        Ended::Nodes => "the node limit was reached",
-        Ended::Time => "the time limit was reached",
-        Ended::NoForcedWin => {
-            "no forced win for either side was found (a repeated position counts as not won)"
-        }
     }
 }
 
@@ -458,7 +445,7 @@ fn run_mode<G: SolveGame>(
         }
         Mode::Split(plies, dir, variant) => {
             let pos = &position::<G>(rules, args)?;
-            let lines = super::split::split(pos, plies);
+            let lines = kete::solve::split::split(pos, plies);
             let file = JobsFile {
                 variant: variant.name().to_string(),
                 options: variant
@@ -496,7 +483,7 @@ fn run_mode<G: SolveGame>(
                 .map_err(|e| anyhow!("the root of {}: {e}", dir.display()))?;
             let job = &file.jobs[id];
             let moves = job_moves(&root, job)?;
-            let (p, history, _) = super::split::replay(&root, &moves);
+            let (p, history, _) = kete::solve::split::replay(&root, &moves);
             let path = result_path(dir, id);
             let t = Instant::now();
             let r = solve_reporting(&p, args, db, history);
@@ -558,7 +545,7 @@ fn run_mode<G: SolveGame>(
                     );
                 }
                 let moves = job_moves(&root, job)?;
-                values.insert(super::split::replay(&root, &moves).2, r.value);
+                values.insert(kete::solve::split::replay(&root, &moves).2, r.value);
                 nodes += r.nodes;
                 seconds += r.seconds;
             }
@@ -575,9 +562,10 @@ fn run_mode<G: SolveGame>(
                 );
             }
             let (value, best) =
-                super::split::combine(&root, file.plies, &|k| values.get(k).copied()).map_err(
-                    |_| anyhow!("{} does not hold every job of its split", dir.display()),
-                )?;
+                kete::solve::split::combine(&root, file.plies, &|k| values.get(k).copied())
+                    .map_err(|_| {
+                        anyhow!("{} does not hold every job of its split", dir.display())
+                    })?;
             eprintln!(
                 "combine: {} jobs at {} moves, {nodes} nodes and {seconds:.1} s in all",
                 file.jobs.len(),
@@ -601,13 +589,16 @@ fn database<G: DbSpec>(
         (None, None) => {
             let Some(c) = seeds
                 .filter(|_| !args.no_egtb)
-                .and_then(|s| super::cache::choose::<G>(rules, s))
+                .and_then(|s| kete::solve::cache::choose::<G>(rules, s))
             else {
                 return Ok(None);
             };
-            let dir = args.egtb_dir.clone().or_else(super::cache::default_dir);
+            let dir = args
+                .egtb_dir
+                .clone()
+                .or_else(kete::solve::cache::default_dir);
             let shown = BuildReporter::new(c.game, c.seeds);
-            let (db, _) = super::cache::open_or_build(
+            let (db, _) = kete::solve::cache::open_or_build(
                 dir.as_deref(),
                 c.game,
                 c.seeds,
@@ -622,7 +613,8 @@ fn database<G: DbSpec>(
         (Some(_), Some(_)) => bail!("give --egtb or --egtb-seeds, not both"),
         (Some(path), None) => {
             let t = Instant::now();
-            let db = super::load(path).with_context(|| format!("loading {}", path.display()))?;
+            let db =
+                kete::solve::load(path).with_context(|| format!("loading {}", path.display()))?;
             eprintln!(
                 "egtb: loaded {} up to {} seeds in {:.1} s",
                 db.game().describe(),
@@ -633,54 +625,15 @@ fn database<G: DbSpec>(
         }
         (None, Some(n)) => {
             let game = G::db_game(rules).map_err(|e| anyhow!(e))?;
-            super::egtb::check_request(game, n)?;
+            kete::solve::egtb::check_request(game, n)?;
             let shown = BuildReporter::new(game, n);
-            let db = super::egtb::build(game, n, &shown.options(args.threads), &mut |p| {
+            let db = kete::solve::egtb::build(game, n, &shown.options(args.threads), &mut |p| {
                 shown.report(p)
             })?;
             shown.finish();
             Ok(Some(db))
         }
     }
-}
-
-/// The default table for a position of `seeds` seeds in play on `pits`
-/// pits a row: one 16-byte entry for every board those seeds can make
-/// (the tables key on the board seen from the side to move; far fewer are
-/// reached), rounded up to a power of two, so that small solves start at
-/// once instead of clearing gigabytes. At most 512 MiB up to 50 seeds in
-/// play (Kalah(6,4) solved no faster with 2048: 14.8 s against 15.7 s),
-/// and beyond, where solves run for many minutes, at most half the memory
-/// still free (after the database is loaded): Kalah(6,5) was solved with
-/// 8 GiB.
-pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
-    let cap = if seeds <= 50 {
-        512
-    } else {
-        let half = (super::cache::available_memory() / 2) >> 20;
-        1usize << (63 - half.max(512).leading_zeros())
-    };
-    let holes = 2 * pits as u64;
-    // C(seeds + holes - 1, holes - 1), stopping once it is past the cap.
-    let mut boards: u64 = 1;
-    for i in 1..holes {
-        boards = boards.saturating_mul(seeds as u64 + i) / i;
-        if boards > 1 << 40 {
-            return cap;
-        }
-    }
-    let bytes = boards.saturating_mul(16);
-    let mb = bytes.div_ceil(1 << 20).max(1).next_power_of_two();
-    (mb as usize).min(cap)
-}
-
-/// The default `--graph-positions` with `available` bytes of memory free:
-/// 160 bytes a position (the whole solve of Oware 4x3 peaks at 123 to
-/// 129 a position, its table of 4 included), at least 4 million, at most
-/// 40 million, since beyond that the graph alone takes minutes to build.
-/// The engine's `go solve` takes the same.
-pub fn fitted_graph_positions(available: u64) -> usize {
-    (available / 160).clamp(4_000_000, 40_000_000) as usize
 }
 
 /// Solves `pos` (after the positions `history`) with the command line's
@@ -690,7 +643,7 @@ fn solve_reporting<G: SolveGame>(
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
     history: Vec<(u64, u32)>,
-) -> super::SolveResult<G::Move> {
+) -> kete::solve::SolveResult<G::Move> {
     let side = pos.side_to_move();
     let hash_mb = args
         .hash
@@ -705,11 +658,11 @@ fn solve_reporting<G: SolveGame>(
         all_best: args.all_best,
         graph_budget: args
             .graph_positions
-            .unwrap_or_else(|| fitted_graph_positions(super::cache::available_memory())),
+            .unwrap_or_else(|| fitted_graph_positions(kete::solve::cache::available_memory())),
         table_fits_graph: args.hash.is_none(),
         guess: args.guess.map(|g| if side == Side::South { g } else { -g }),
         history,
-        threads: super::egtb::threads_or_cores(args.threads),
+        threads: kete::solve::egtb::threads_or_cores(args.threads),
         ..Default::default()
     };
     if let Some(e) = args.etc_seeds {
@@ -720,7 +673,7 @@ fn solve_reporting<G: SolveGame>(
     let _deadline = args.time.map(|t| {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         opts.stop = Some(stop.clone());
-        super::Deadline::start(Duration::from_secs_f64(t), stop)
+        kete::solve::Deadline::start(Duration::from_secs_f64(t), stop)
     });
     let mut report = |p: &SolveProgress| {
         if let Some(stage) = p.graph {
@@ -755,9 +708,9 @@ fn solve_reporting<G: SolveGame>(
     // overflowed on Oware 6x2).
     std::thread::scope(|s| {
         std::thread::Builder::new()
-            .stack_size(crate::protocol::solve::STACK)
+            .stack_size(kete::solve::resources::STACK)
             .spawn_scoped(s, || {
-                super::solve_with_tablebase(pos, &opts, db, &mut report)
+                kete::solve::solve_with_tablebase(pos, &opts, db, &mut report)
             })
             .expect("the system gives the solver its thread")
             .join()
@@ -787,7 +740,7 @@ fn print_result<G: Game>(pos: &G, value: i32, best: &[G::Move]) -> Result<()> {
 }
 
 /// The bounds of a solve stopped early, South's view.
-fn south_bounds<G: Game>(pos: &G, r: &super::SolveResult<G::Move>) -> (i32, i32) {
+fn south_bounds<G: Game>(pos: &G, r: &kete::solve::SolveResult<G::Move>) -> (i32, i32) {
     if pos.side_to_move() == Side::South {
         (r.lower, r.upper)
     } else {
@@ -801,7 +754,7 @@ fn south_bounds<G: Game>(pos: &G, r: &super::SolveResult<G::Move>) -> (i32, i32)
 fn print_unproven<G: Game>(
     pos: &G,
     args: &SolveArgs,
-    r: &super::SolveResult<G::Move>,
+    r: &kete::solve::SolveResult<G::Move>,
 ) -> Result<()> {
     let (lo, hi) = south_bounds(pos, r);
     let best = r
@@ -869,7 +822,7 @@ struct BuildReporter {
 
 impl BuildReporter {
     fn new(game: DbGame, max_seeds: usize) -> BuildReporter {
-        let ix = crate::game::Indexer::new(2 * game.pits(), max_seeds);
+        let ix = kete::game::Indexer::new(2 * game.pits(), max_seeds);
         let counts: Vec<u64> = (0..=max_seeds).map(|n| ix.count(n)).collect();
         let below = counts
             .iter()
@@ -978,7 +931,7 @@ pub enum EgtbCommand {
         /// The variant and its rules, as everywhere (a variant with
         /// databases: kalah, or oware under either rule set).
         #[command(flatten)]
-        variant: crate::cli::VariantArgs,
+        variant: crate::variant_args::VariantArgs,
         #[arg(long)]
         max_seeds: usize,
         #[arg(long)]
@@ -1009,16 +962,17 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             // The options are read and checked by the variant, as everywhere.
             let v = variant.variant().map_err(|e| anyhow!(e))?;
             let game = v.visit_solver(DbOf)?;
-            super::egtb::check_request(game, *max_seeds)?;
+            kete::solve::egtb::check_request(game, *max_seeds)?;
             let shown = BuildReporter::new(game, *max_seeds);
             let t = Instant::now();
-            let db = super::egtb::build(game, *max_seeds, &shown.options(*threads), &mut |p| {
-                shown.report(p)
-            })?;
+            let db =
+                kete::solve::egtb::build(game, *max_seeds, &shown.options(*threads), &mut |p| {
+                    shown.report(p)
+                })?;
             shown.finish();
             let secs = t.elapsed().as_secs_f64();
             let positions: u64 = (0..=*max_seeds).map(|n| db.indexer().count(n)).sum();
-            let cores = super::egtb::threads_or_cores(*threads);
+            let cores = kete::solve::egtb::threads_or_cores(*threads);
             eprintln!(
                 "egtb: built {positions} positions in {secs:.1} s: {:.0} positions/s, {:.0} per thread ({cores} threads)",
                 positions as f64 / secs,
@@ -1030,10 +984,13 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             Ok(())
         }
         EgtbCommand::Verify { file, threads } => {
-            let db = super::load(file).with_context(|| format!("loading {}", file.display()))?;
+            let db =
+                kete::solve::load(file).with_context(|| format!("loading {}", file.display()))?;
             let shown = BuildReporter::new(db.game(), db.max_seeds());
             let (checked, bad) =
-                super::egtb::verify(&db, &shown.options(*threads), 10, &mut |p| shown.report(p));
+                kete::solve::egtb::verify(&db, &shown.options(*threads), 10, &mut |p| {
+                    shown.report(p)
+                });
             shown.finish();
             for m in &bad {
                 eprintln!(
@@ -1052,9 +1009,10 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             Ok(())
         }
         EgtbCommand::Stats { file } => {
-            let db = super::load(file).with_context(|| format!("loading {}", file.display()))?;
+            let db =
+                kete::solve::load(file).with_context(|| format!("loading {}", file.display()))?;
             let mut out = std::io::stdout().lock();
-            for s in super::egtb::stats(&db) {
+            for s in kete::solve::egtb::stats(&db) {
                 writeln!(out, "{s}")?;
             }
             Ok(())
@@ -1075,44 +1033,5 @@ impl SolveVisitor for DbOf {
     }
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<DbGame> {
         bail!("this variant has no endgame databases: {why}")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_default_graph_budget_fits_the_memory() {
-        // Oware 4x3's 31.7 M positions fit on a machine with 5 GiB free,
-        // and a small one still builds the graphs of 3x3 and 4x2.
-        assert_eq!(super::fitted_graph_positions(20 << 30), 40_000_000);
-        assert_eq!(super::fitted_graph_positions(5 << 30), 33_554_432);
-        assert_eq!(super::fitted_graph_positions(1 << 30), 6_710_886);
-        assert_eq!(super::fitted_graph_positions(256 << 20), 4_000_000);
-        // The table of a search on the graph: 128 MiB for 4x3's positions,
-        // a quarter of the memory on a small machine.
-        let table = super::super::search::graph_table_mb;
-        assert_eq!(table(31_716_643, 20 << 30), 128);
-        assert_eq!(table(31_716_643, 256 << 20), 64);
-        assert_eq!(table(84_227_924, 20 << 30), 512);
-        assert_eq!(table(8_000_000, 20 << 30), 32);
-        assert_eq!(table(1_774_635, 20 << 30), 1);
-    }
-
-    #[test]
-    fn the_default_table_fits_the_position() {
-        // Kalah(4,3): 24 seeds on 8 pits, C(31,7) = 2,629,575 boards, 42 MB.
-        assert_eq!(super::fitted_hash_mb(24, 4), 64);
-        // 18 seeds on 6 pits: C(23,5) = 33,649 boards, 0.5 MB.
-        assert_eq!(super::fitted_hash_mb(18, 3), 1);
-        assert_eq!(super::fitted_hash_mb(2, 1), 1);
-        // The start of Kalah(6,4): C(59,11) boards, capped.
-        assert_eq!(super::fitted_hash_mb(48, 6), 512);
-        // Kalah(6,5): half the memory free, a power of two.
-        let big = super::fitted_hash_mb(60, 6);
-        assert!(big.is_power_of_two() && big >= 512, "{big}");
-        assert!(
-            (big as u64) << 20 <= super::super::cache::available_memory().max(1 << 30),
-            "{big}"
-        );
     }
 }

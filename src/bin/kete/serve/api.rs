@@ -11,12 +11,12 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::game::SolveGame;
-use crate::game::{Board, Game, GameRecord};
-use crate::protocol::session::{line_text, score_text};
-use crate::search::{self, Settings, Shared, time::Limits};
-use crate::solve::{Egtb, SolveOptions, Tablebase, solve_with_tablebase};
-use crate::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
+use kete::game::SolveGame;
+use kete::game::{Board, Game, GameRecord};
+use kete::protocol::text::{line_text, score_text};
+use kete::search::{self, Settings, Shared, time::Limits};
+use kete::solve::{Egtb, SolveOptions, Tablebase, solve_with_tablebase};
+use kete::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -214,14 +214,14 @@ impl BoardVisitor for Answer {
 pub struct SearchJob {
     req: GameRequest,
     variant: Variant,
-    engine: Option<Arc<crate::arena::EngineConfig>>,
+    engine: Option<Arc<kete::arena::EngineConfig>>,
     egtb: Option<Arc<Egtb>>,
 }
 
 impl SearchJob {
     pub fn new(
         body: &str,
-        engine: Option<Arc<crate::arena::EngineConfig>>,
+        engine: Option<Arc<kete::arena::EngineConfig>>,
         egtb: Option<Arc<Egtb>>,
     ) -> Result<SearchJob, ApiError> {
         let req = GameRequest::parse(body)?;
@@ -379,8 +379,8 @@ fn probe_for<G: Game>(variant: &Variant, db: &Arc<Egtb>) -> Option<search::Probe
     struct Find<'a>(&'a Arc<Egtb>);
     impl SolveVisitor for Find<'_> {
         type Output = Option<Box<dyn std::any::Any>>;
-        fn with_databases<H: crate::game::DbSpec>(self, rules: H::Rules) -> Self::Output {
-            let probe = crate::protocol::solve::probe::<H>(self.0, &rules)?;
+        fn with_databases<H: kete::game::DbSpec>(self, rules: H::Rules) -> Self::Output {
+            let probe = kete::protocol::solve::probe::<H>(self.0, &rules)?;
             Some(Box::new(probe))
         }
         fn solvable<H: SolveGame>(self, _: H::Rules) -> Self::Output {
@@ -403,7 +403,7 @@ pub fn replay_games(text: &str) -> Result<Value, ApiError> {
         if line.trim().is_empty() {
             continue;
         }
-        let g: crate::arena::GameLine = serde_json::from_str(line)
+        let g: kete::arena::GameLine = serde_json::from_str(line)
             .map_err(|e| ApiError::bad(format!("games.jsonl line {}: {e}", i + 1)))?;
         let opening: Vec<Value> = g
             .opening
@@ -507,7 +507,7 @@ impl Solve<'_> {
         };
         let pos = record.position().clone();
         // The time cap: the solver gives up on its own at its next poll.
-        let _deadline = crate::solve::Deadline::start(Duration::from_millis(self.ms), stop.clone());
+        let _deadline = kete::solve::Deadline::start(Duration::from_millis(self.ms), stop.clone());
         let opts = SolveOptions {
             hash_mb: 64,
             all_best: true,
@@ -535,7 +535,7 @@ impl Solve<'_> {
 
 impl SolveVisitor for Solve<'_> {
     type Output = Result<Value, ApiError>;
-    fn with_databases<G: crate::game::DbSpec>(self, rules: G::Rules) -> Self::Output {
+    fn with_databases<G: kete::game::DbSpec>(self, rules: G::Rules) -> Self::Output {
         // A database for other rules or another game is left out, and so
         // is any where its values are of another game than the rules'.
         let refused = G::db_refused(&rules);
@@ -563,14 +563,14 @@ impl SolveVisitor for Solve<'_> {
 /// in-process search's do, a hint's lines are asked for with `MultiPV` when
 /// the engine offers it, and its move is checked by the rules.
 fn external(
-    cfg: &crate::arena::EngineConfig,
+    cfg: &kete::arena::EngineConfig,
     variant: &Variant,
     req: &GameRequest,
     stop: &AtomicBool,
     tx: &Sender<(String, String)>,
 ) -> Result<Value, ApiError> {
-    use crate::arena::engine::EngineProcess;
-    let fail = |f: crate::arena::engine::Failure| {
+    use kete::arena::engine::EngineProcess;
+    let fail = |f: kete::arena::engine::Failure| {
         ApiError::new(502, format!("engine {}: {}", cfg.name, f.detail))
     };
     let setup = Duration::from_secs(10);
@@ -587,7 +587,7 @@ fn external(
         Some(t) if !t.trim().is_empty() => format!("position fen {t}"),
         _ => "position startpos".to_string(),
     };
-    let position = crate::arena::play::position_command(&base, &req.moves, &cfg.movesep);
+    let position = kete::arena::play::position_command(&base, &req.moves, &cfg.movesep);
     let ms = req.movetime_ms.unwrap_or(MAX_SEARCH_MS);
     let go = match req.depth {
         Some(d) => format!("go depth {d} movetime {ms}"),

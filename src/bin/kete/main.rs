@@ -1,16 +1,25 @@
 //! `kete`: the engine. With no subcommand it speaks the text protocol on
-//! stdin/stdout; subcommands run perft, bench and the other tools.
+//! stdin/stdout; subcommands run perft, bench and the other tools. The
+//! front ends live here, in the binary: the library knows no command line.
+
+#[path = "../common/variant_args.rs"]
+mod variant_args;
+
+mod play;
+mod serve;
+mod solve;
+mod tune;
 
 use std::io::Write;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use kete::cli::VariantArgs;
 use kete::game::Game;
 use kete::perft::{perft, perft_divide};
 use kete::protocol::{Engine, Output};
 use kete::variants::VariantVisitor;
+use variant_args::VariantArgs;
 
 #[derive(Parser)]
 #[command(
@@ -36,18 +45,18 @@ enum Command {
     /// Solve a position exactly: `value <margin for South> best <moves>`.
     Solve(SolveCmd),
     /// Build, verify and count endgame databases.
-    Egtb(kete::solve::cli::EgtbArgs),
+    Egtb(solve::EgtbArgs),
     /// Fit the evaluation to game results: `tune gen`, then `tune fit`.
-    Tune(kete::tune::TuneArgs),
+    Tune(tune::TuneArgs),
     /// Print a shell completion script for kete (e.g. `kete completions bash`).
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Play a game against the engine on the terminal.
-    Play(kete::play::PlayArgs),
+    Play(play::PlayArgs),
     /// Serve a board in the browser: play, hints and analysis.
-    Serve(kete::serve::ServeArgs),
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Args)]
@@ -55,7 +64,7 @@ struct SolveCmd {
     #[command(flatten)]
     variant: VariantArgs,
     #[command(flatten)]
-    solve: kete::solve::cli::SolveArgs,
+    solve: solve::SolveArgs,
 }
 
 #[derive(Args)]
@@ -151,27 +160,27 @@ fn run() -> Result<()> {
             .map_err(|e| anyhow!(e))?
             .visit(RunPerft(&args)),
         Some(Command::Bench { depth }) => {
-            let r = kete::bench::run(depth, &mut |line| eprintln!("{line}"));
+            let r = kete::search::bench::run(depth, &mut |line| eprintln!("{line}"));
             println!("{}", r.summary());
             Ok(())
         }
         Some(Command::Solve(a)) => {
-            kete::solve::cli::run_solve(a.variant.variant().map_err(|e| anyhow!(e))?, &a.solve)
+            solve::run_solve(a.variant.variant().map_err(|e| anyhow!(e))?, &a.solve)
         }
-        Some(Command::Egtb(a)) => kete::solve::cli::run_egtb(&a),
+        Some(Command::Egtb(a)) => solve::run_egtb(&a),
         Some(Command::Tune(a)) => {
             let line: Vec<String> = std::env::args().skip(1).collect();
-            kete::tune::run(&a, format!("kete {}", line.join(" ")))
+            tune::run(&a, format!("kete {}", line.join(" ")))
         }
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "kete", &mut std::io::stdout());
             Ok(())
         }
-        Some(Command::Serve(a)) => kete::serve::run(&a),
+        Some(Command::Serve(a)) => serve::run(&a),
         Some(Command::Play(a)) => {
             use std::io::IsTerminal;
             let echo = !std::io::stdin().is_terminal();
-            kete::play::run(
+            play::run(
                 &a,
                 &mut std::io::stdin().lock(),
                 &mut std::io::stdout().lock(),

@@ -6,7 +6,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-use crate::variants::{OptionKind, VARIANT_NAMES, Variant};
+use kete::variants::{OptionKind, VARIANT_NAMES, Variant};
 
 /// `--variant` and its options.
 #[derive(Clone, Debug, Default)]

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::cli::VariantArgs;
-use crate::game::{Game, GameRecord, GameResult, Side, in_move_order};
-use crate::protocol::session::score_text;
-use crate::search::{self, Limits, Settings, Shared};
-use crate::variants::VariantVisitor;
+use crate::variant_args::VariantArgs;
+use kete::game::{Game, GameRecord, GameResult, Side, in_move_order};
+use kete::protocol::text::score_text;
+use kete::search::{self, Limits, Settings, Shared};
+use kete::variants::VariantVisitor;
 
 /// The options of `kete play` besides the variant.
 #[derive(Args, Clone, Debug)]

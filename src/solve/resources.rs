@@ -1,0 +1,86 @@
+//! How much of the machine a solve takes when its user does not say: the
+//! stack of a solving thread, the table and the repetition graph, sized to
+//! the position and the memory free. `kete solve`, the protocol's `go
+//! solve` and the web board's solve button take the same.
+
+/// Stack of a solving thread: the searches recurse once per ply of their
+/// line, deeper than a thread's default stack allows.
+pub const STACK: usize = 256 << 20;
+
+/// The default table for a position of `seeds` seeds in play on `pits`
+/// pits a row: one 16-byte entry for every board those seeds can make
+/// (the tables key on the board seen from the side to move; far fewer are
+/// reached), rounded up to a power of two, so that small solves start at
+/// once instead of clearing gigabytes. At most 512 MiB up to 50 seeds in
+/// play (Kalah(6,4) solved no faster with 2048: 14.8 s against 15.7 s),
+/// and beyond, where solves run for many minutes, at most half the memory
+/// still free (after the database is loaded): Kalah(6,5) was solved with
+/// 8 GiB.
+pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
+    let cap = if seeds <= 50 {
+        512
+    } else {
+        let half = (super::cache::available_memory() / 2) >> 20;
+        1usize << (63 - half.max(512).leading_zeros())
+    };
+    let holes = 2 * pits as u64;
+    // C(seeds + holes - 1, holes - 1), stopping once it is past the cap.
+    let mut boards: u64 = 1;
+    for i in 1..holes {
+        boards = boards.saturating_mul(seeds as u64 + i) / i;
+        if boards > 1 << 40 {
+            return cap;
+        }
+    }
+    let bytes = boards.saturating_mul(16);
+    let mb = bytes.div_ceil(1 << 20).max(1).next_power_of_two();
+    (mb as usize).min(cap)
+}
+
+/// The default `--graph-positions` with `available` bytes of memory free:
+/// 160 bytes a position (the whole solve of Oware 4x3 peaks at 123 to
+/// 129 a position, its table of 4 included), at least 4 million, at most
+/// 40 million, since beyond that the graph alone takes minutes to build.
+/// The engine's `go solve` takes the same.
+pub fn fitted_graph_positions(available: u64) -> usize {
+    (available / 160).clamp(4_000_000, 40_000_000) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_graph_budget_fits_the_memory() {
+        // Oware 4x3's 31.7 M positions fit on a machine with 5 GiB free,
+        // and a small one still builds the graphs of 3x3 and 4x2.
+        assert_eq!(super::fitted_graph_positions(20 << 30), 40_000_000);
+        assert_eq!(super::fitted_graph_positions(5 << 30), 33_554_432);
+        assert_eq!(super::fitted_graph_positions(1 << 30), 6_710_886);
+        assert_eq!(super::fitted_graph_positions(256 << 20), 4_000_000);
+        // The table of a search on the graph: 128 MiB for 4x3's positions,
+        // a quarter of the memory on a small machine.
+        let table = super::super::search::graph_table_mb;
+        assert_eq!(table(31_716_643, 20 << 30), 128);
+        assert_eq!(table(31_716_643, 256 << 20), 64);
+        assert_eq!(table(84_227_924, 20 << 30), 512);
+        assert_eq!(table(8_000_000, 20 << 30), 32);
+        assert_eq!(table(1_774_635, 20 << 30), 1);
+    }
+
+    #[test]
+    fn the_default_table_fits_the_position() {
+        // Kalah(4,3): 24 seeds on 8 pits, C(31,7) = 2,629,575 boards, 42 MB.
+        assert_eq!(super::fitted_hash_mb(24, 4), 64);
+        // 18 seeds on 6 pits: C(23,5) = 33,649 boards, 0.5 MB.
+        assert_eq!(super::fitted_hash_mb(18, 3), 1);
+        assert_eq!(super::fitted_hash_mb(2, 1), 1);
+        // The start of Kalah(6,4): C(59,11) boards, capped.
+        assert_eq!(super::fitted_hash_mb(48, 6), 512);
+        // Kalah(6,5): half the memory free, a power of two.
+        let big = super::fitted_hash_mb(60, 6);
+        assert!(big.is_power_of_two() && big >= 512, "{big}");
+        assert!(
+            (big as u64) << 20 <= super::super::cache::available_memory().max(1 << 30),
+            "{big}"
+        );
+    }
+}
