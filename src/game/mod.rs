@@ -370,3 +370,11 @@ pub fn in_move_order<G: Game>(pos: &G, moves: &[G::Move]) -> Vec<(G::Move, Strin
     named.sort_by(|a, b| a.1.cmp(&b.1));
     named
 }
+
+/// `text` without the spaces at the ends of its lines, which a diagram's
+/// padded cells leave (a terminal shows nothing there, a copy keeps them).
+pub fn trim_lines(text: &str) -> String {
+    text.lines()
+        .map(|l| l.trim_end().to_string() + "\n")
+        .collect()
+}

@@ -43,7 +43,7 @@ pub struct SolveOptions {
     /// builds one.
     pub graph_budget: usize,
     /// Where the graph is built, take a bigger table than `hash_mb` if the
-    /// graph wants one ([`graph_table_mb`]); for callers whose table size
+    /// graph wants one ([`super::resources::graph_table_mb`]); for callers whose table size
     /// is a default, not the user's choice.
     pub table_fits_graph: bool,
     /// Threads searching each pass together (at least one).
@@ -248,7 +248,7 @@ pub fn solve_with_tablebase<G: SolveGame>(
                 // A table of gigabytes takes the kernel many seconds to
                 // hand over zeroed: that runs beside the bounds.
                 if opts.table_fits_graph {
-                    let mb = opts.hash_mb.max(graph_table_mb(
+                    let mb = opts.hash_mb.max(super::resources::graph_table_mb(
                         g.nodes.len(),
                         super::cache::available_memory(),
                     ));
@@ -400,24 +400,6 @@ pub fn solve_with_tablebase<G: SolveGame>(
         lower: s.lower,
         upper: s.upper,
     }
-}
-
-/// The table (MiB) a search on a graph of `positions` positions takes by
-/// default with `available` bytes of memory free: 4 bytes a position, a
-/// power of two, at most a quarter of the memory. Since the large open
-/// components are resolved (see `Searcher::residual`) the search after the
-/// bounds is small: on Oware 4x3 (31.7 M positions) it took 1.67 M nodes
-/// with 64 MiB against 1.76 M with 4 GiB, in the same time, while clearing
-/// the 4 GiB cost 17 s of the kernel's time and 4 GB of memory (it took
-/// 128 bytes a position when that search ran to 196 M nodes). Graphs of at
-/// most 4 M positions take 1 (the given size stands).
-pub(crate) fn graph_table_mb(positions: usize, available: u64) -> usize {
-    if positions <= 4_000_000 {
-        return 1;
-    }
-    let want = ((positions as u64 * 4) >> 20).max(1).next_power_of_two();
-    let cap = 1u64 << (63 - ((available / 4) >> 20).max(1).leading_zeros());
-    want.min(cap) as usize
 }
 
 /// The report of a graph phase just ended (no pass under way): the value

@@ -278,14 +278,6 @@ pub fn db_game(code: [u8; 3]) -> Result<DbGame, String> {
     Ok(DbGame { family, pits, rule })
 }
 
-/// `text` without the spaces at the ends of its lines, which a diagram's
-/// padded cells leave (a terminal shows nothing there, a copy keeps them).
-pub(crate) fn trim_lines(text: &str) -> String {
-    text.lines()
-        .map(|l| l.trim_end().to_string() + "\n")
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -235,7 +235,7 @@ pub fn diagram(board: &[u8], stores: [u32; 2]) -> String {
         out.push_str(&format!("  {} ", pit_letter(Side::South, i)));
     }
     out.push('\n');
-    super::trim_lines(&out)
+    crate::game::trim_lines(&out)
 }
 
 /// The cells of a two-row board as [`crate::game::Board`] lists them: the

@@ -425,7 +425,7 @@ pub fn diagram(pos: &Bao) -> String {
             ""
         }
     ));
-    crate::variants::trim_lines(&out)
+    crate::game::trim_lines(&out)
 }
 
 fn state(pos: &Bao, side: Side) -> &'static str {
