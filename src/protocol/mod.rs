@@ -6,6 +6,7 @@
 //! answered while a search runs; commands that change the state stop the
 //! running search first (its `bestmove` is printed before anything else).
 
+pub mod options;
 pub mod output;
 pub mod session;
 pub mod solve;
@@ -19,16 +20,12 @@ use std::time::Duration;
 
 use crate::search::{Clock, Limits, Shared};
 use crate::variants::{OptionKind, VARIANT_NAMES, Variant, VariantOption};
+use options::{CACHE, EMPTY, ENGINE_OPTIONS, Effect, Settings};
 pub use output::Output;
 use session::{NewSession, SearchOptions, Session, Start};
 
 /// Longest input line read; a longer one is refused whole.
 pub const MAX_LINE: usize = 64 * 1024;
-pub const MAX_HASH_MIB: i64 = 16 * 1024;
-pub const MAX_THREADS: i64 = 256;
-/// `EgtbDir`'s default: the user's cache folder ([`crate::solve::cache::default_dir`]).
-const CACHE: &str = "<cache>";
-pub const MAX_MULTIPV: i64 = 64;
 
 pub const HELP: &str = "\
 kete speaks UGI (and UCI). Commands:
@@ -61,8 +58,8 @@ pub struct Engine {
     /// whichever variant has an option of that name.
     variant_settings: Vec<(String, String)>,
     session: Box<dyn Session>,
-    hash_mib: usize,
-    search: SearchOptions,
+    /// The engine options' values ([`options::ENGINE_OPTIONS`]).
+    settings: Settings,
     shared: Arc<Shared>,
     running: Option<JoinHandle<()>>,
     /// Whether the running job ends by itself (a depth, node, time or clock
@@ -72,11 +69,6 @@ pub struct Engine {
     solve_stop: Arc<AtomicBool>,
     /// The endgame database loaded with `EgtbPath`.
     egtb: Option<Arc<crate::solve::Egtb>>,
-    /// The file `egtb` came from, as given.
-    egtb_path: Option<String>,
-    /// `EgtbDir` as set: where `go solve` keeps the databases it chooses,
-    /// `<cache>` for the user's cache folder, `<empty>` for none at all.
-    egtb_dir: String,
     /// The database `go solve` chose last, kept for the next one.
     chosen_egtb: Arc<parking_lot::Mutex<Option<Arc<crate::solve::Egtb>>>>,
     /// Whether the first `go` since the database, the variant or a variant
@@ -106,24 +98,6 @@ fn variant_options() -> Vec<VariantOption> {
                         *max = (*max).max(*max2);
                     }
                 }
-            }
-        }
-    }
-    all
-}
-
-/// The evaluator names of every variant, merged: `Eval` keeps a name that
-/// the current variant lacks (it then uses its default) so that the order of
-/// `setoption` commands does not matter.
-fn all_eval_names() -> Vec<&'static str> {
-    let mut all: Vec<&'static str> = Vec::new();
-    for name in VARIANT_NAMES {
-        let session = Variant::by_name(name)
-            .expect("known variant")
-            .visit_solver(NewSession);
-        for e in session.eval_names() {
-            if !all.contains(&e) {
-                all.push(e);
             }
         }
     }
@@ -185,29 +159,18 @@ fn clamped(token: Option<&str>, what: &str, min: i64, max: i64, out: &Output) ->
 impl Engine {
     pub fn new(out: Output) -> Engine {
         let variant = Variant::default();
-        let hash_mib = 16;
-        let search = SearchOptions {
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 30,
-            eval: "default".into(),
-            ponder: false,
-            egtb: None,
-        };
+        let settings = Settings::default();
         Engine {
             session: variant.visit_solver(NewSession),
             out,
             variant,
             variant_settings: Vec::new(),
-            hash_mib,
-            search,
-            shared: Shared::new(hash_mib),
+            shared: Shared::new(settings.hash_mib),
+            settings,
             running: None,
             running_bounded: false,
             solve_stop: Arc::new(AtomicBool::new(false)),
             egtb: None,
-            egtb_path: None,
-            egtb_dir: CACHE.to_string(),
             chosen_egtb: Default::default(),
             egtb_fit_told: false,
         }
@@ -310,7 +273,7 @@ impl Engine {
                 },
             },
             "d" => self.out.lines(&self.session.display()),
-            "eval" => self.out.lines(&self.session.eval(&self.search.eval)),
+            "eval" => self.out.lines(&self.session.eval(&self.settings.eval)),
             "bench" => {
                 self.stop_search();
                 let depth = match number(rest.first().copied(), "bench depth", 1, 30) {
@@ -360,30 +323,17 @@ impl Engine {
                 });
             all.push((o.name.to_string(), value));
         }
-        let egtb = self
-            .egtb_path
-            .clone()
-            .unwrap_or_else(|| "<empty>".to_string());
-        for (n, v) in [
-            ("Hash", self.hash_mib.to_string()),
-            ("Threads", self.search.threads.to_string()),
-            ("MultiPV", self.search.multipv.to_string()),
-            ("Move Overhead", self.search.move_overhead_ms.to_string()),
-            ("Eval", self.search.eval.clone()),
-            ("Ponder", self.search.ponder.to_string()),
-            ("EgtbPath", egtb),
-            ("EgtbDir", self.egtb_dir.clone()),
-        ] {
-            all.push((n.to_string(), v));
+        for o in ENGINE_OPTIONS {
+            all.push((o.name.to_string(), o.value(&self.settings)));
         }
         all
     }
 
     /// The folder `EgtbDir` names, if any.
     fn egtb_folder(&self) -> Option<std::path::PathBuf> {
-        match self.egtb_dir.as_str() {
+        match self.settings.egtb_dir.as_str() {
             CACHE => crate::solve::cache::default_dir(),
-            "<empty>" => None,
+            EMPTY => None,
             dir => Some(dir.into()),
         }
     }
@@ -415,25 +365,10 @@ impl Engine {
                 }
             }
         }
-        s.push_str(&format!(
-            "option name Hash type spin default 16 min 1 max {MAX_HASH_MIB}\n\
-             option name Threads type spin default 1 min 1 max {MAX_THREADS}\n\
-             option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}\n\
-             option name Move Overhead type spin default 30 min 0 max 10000\n"
-        ));
-        let evals: Vec<String> = all_eval_names()
-            .iter()
-            .map(|v| format!(" var {v}"))
-            .collect();
-        s.push_str(&format!(
-            "option name Eval type combo default default{}\n",
-            evals.concat()
-        ));
-        s.push_str("option name Ponder type check default false\n");
-        s.push_str("option name EgtbPath type string default <empty>\n");
-        s.push_str(&format!(
-            "option name EgtbDir type string default {CACHE}\n"
-        ));
+        for o in ENGINE_OPTIONS {
+            s.push_str(&o.declaration());
+            s.push('\n');
+        }
         s.push_str(ok);
         self.out.lines(&s);
     }
@@ -476,78 +411,14 @@ impl Engine {
             return;
         }
         let key = name.to_ascii_lowercase();
-        let spin =
-            |what: &str, min: i64, max: i64| match number(Some(value.as_str()), what, min, max) {
-                Parsed::Value(v) => Ok(v),
-                Parsed::Bad(e) => Err(e),
-                Parsed::Missing => Err(format!("{what} needs a value")),
-            };
         let result: Result<(), String> = match key.as_str() {
             "variant" => Variant::by_name(&value).map(|v| {
                 self.variant = v;
                 self.apply_variant_settings();
             }),
-            "hash" => spin("Hash", 1, MAX_HASH_MIB).map(|v| {
-                self.hash_mib = v as usize;
-                self.shared = Shared::new(self.hash_mib);
-            }),
-            "threads" => spin("Threads", 1, MAX_THREADS).map(|v| self.search.threads = v as usize),
-            "multipv" => spin("MultiPV", 1, MAX_MULTIPV).map(|v| self.search.multipv = v as usize),
-            "move overhead" => {
-                spin("Move Overhead", 0, 10_000).map(|v| self.search.move_overhead_ms = v as u64)
-            }
-            "eval" => {
-                let v = value.to_ascii_lowercase();
-                if all_eval_names().contains(&v.as_str()) {
-                    self.search.eval = v;
-                    Ok(())
-                } else {
-                    Err(format!(
-                        "Eval must be one of {}, got '{value}'",
-                        all_eval_names().join(", ")
-                    ))
-                }
-            }
-            "egtbdir" => {
-                self.egtb_dir = if value.is_empty() {
-                    "<empty>".to_string()
-                } else {
-                    value.clone()
-                };
-                *self.chosen_egtb.lock() = None;
-                Ok(())
-            }
-            "egtbpath" => {
-                if value.is_empty() || value == "<empty>" {
-                    self.egtb = None;
-                    self.egtb_path = None;
-                    Ok(())
-                } else {
-                    crate::solve::load(&value)
-                        .map(|db| {
-                            self.out.line(&format!(
-                                "info string EgtbPath: {} up to {} seeds loaded",
-                                db.game().describe(),
-                                db.max_seeds()
-                            ));
-                            self.egtb = Some(Arc::new(db));
-                            self.egtb_path = Some(value.clone());
-                            self.egtb_fit_told = false;
-                        })
-                        .map_err(|e| format!("EgtbPath '{value}': {e}"))
-                }
-            }
-            "ponder" => match value.to_ascii_lowercase().as_str() {
-                "true" => {
-                    self.search.ponder = true;
-                    Ok(())
-                }
-                "false" => {
-                    self.search.ponder = false;
-                    Ok(())
-                }
-                _ => Err(format!("Ponder must be true or false, got '{value}'")),
-            },
+            _ if let Some(option) = options::find(&name) => option
+                .set(&mut self.settings, &value)
+                .and_then(|effect| self.carry_out(effect)),
             _ if variant_options()
                 .iter()
                 .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
@@ -559,6 +430,29 @@ impl Engine {
         if let Err(e) = result {
             self.out.error(&e);
         }
+    }
+
+    /// Does what a changed engine option asks beyond its value.
+    fn carry_out(&mut self, effect: Effect) -> Result<(), String> {
+        match effect {
+            Effect::None => {}
+            Effect::Resize => self.shared = Shared::new(self.settings.hash_mib),
+            Effect::DropDatabase => self.egtb = None,
+            Effect::ForgetChosen => *self.chosen_egtb.lock() = None,
+            Effect::LoadDatabase(path) => {
+                let db =
+                    crate::solve::load(&path).map_err(|e| format!("EgtbPath '{path}': {e}"))?;
+                self.out.line(&format!(
+                    "info string EgtbPath: {} up to {} seeds loaded",
+                    db.game().describe(),
+                    db.max_seeds()
+                ));
+                self.egtb = Some(Arc::new(db));
+                self.settings.egtb_path = Some(path);
+                self.egtb_fit_told = false;
+            }
+        }
+        Ok(())
     }
 
     /// A variant option is checked against the current variant when it has
@@ -642,7 +536,7 @@ impl Engine {
             return;
         }
         self.egtb_fit_told = true;
-        if let (Some(db), Some(path)) = (&self.egtb, &self.egtb_path)
+        if let (Some(db), Some(path)) = (&self.egtb, &self.settings.egtb_path)
             && let Err(why) = solve::egtb_fits(&self.variant, db)
         {
             self.out
@@ -786,8 +680,8 @@ impl Engine {
                     self.variant,
                     self.session.position_token(),
                     solve::Resources {
-                        hash_mib: self.hash_mib,
-                        threads: self.search.threads,
+                        hash_mib: self.settings.hash_mib,
+                        threads: self.settings.threads,
                         egtb: self.egtb.clone(),
                         egtb_dir: self.egtb_folder(),
                         chosen: self.chosen_egtb.clone(),
@@ -807,7 +701,14 @@ impl Engine {
             ));
         }
         self.shared.stop.store(false, Ordering::Relaxed);
-        self.search.egtb = self.egtb.clone();
+        let search = SearchOptions {
+            threads: self.settings.threads,
+            multipv: self.settings.multipv,
+            move_overhead_ms: self.settings.move_overhead_ms,
+            eval: self.settings.eval.clone(),
+            ponder: self.settings.ponder,
+            egtb: self.egtb.clone(),
+        };
         let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
             0
         } else {
@@ -820,7 +721,7 @@ impl Engine {
                 || limits.clocks[mover].is_some());
         let handle = self
             .session
-            .go(limits, &self.search, self.shared.clone(), self.out.clone());
+            .go(limits, &search, self.shared.clone(), self.out.clone());
         self.running = Some(handle);
     }
 }
