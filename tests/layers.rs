@@ -480,7 +480,7 @@ fn check(library: &[Source]) -> Vec<String> {
         else {
             continue;
         };
-        let at = format!("{}:{}: `{}`", shown(&r.from_file(&files)), r.line, r.text);
+        let at = format!("{}:{}: `{}`", shown(&r.source_file(&files)), r.line, r.text);
         if from_room != to_room {
             if to_floor > from_floor {
                 problems.push(format!(
@@ -504,7 +504,7 @@ fn check(library: &[Source]) -> Vec<String> {
     // re-exports of its own files are its face, not imports).
     let mut graph: BTreeMap<&Vec<String>, BTreeSet<&Vec<String>>> = BTreeMap::new();
     for r in refs.iter().filter(|r| !r.re_export) {
-        let from = r.from_file(&files);
+        let from = r.source_file(&files);
         let from = files.get_key_value(&from).expect("a file").0;
         let to = files.get_key_value(&r.to).expect("a file").0;
         if from != to {
@@ -516,7 +516,7 @@ fn check(library: &[Source]) -> Vec<String> {
         let mut ties: Vec<String> = Vec::new();
         for a in &circle {
             for r in refs.iter().filter(|r| !r.re_export) {
-                if r.from_file(&files) == **a && circle.contains(&&r.to) {
+                if r.source_file(&files) == **a && circle.contains(&&r.to) {
                     ties.push(format!("{}:{} `{}`", shown(a), r.line, r.text));
                 }
             }
@@ -532,7 +532,7 @@ fn check(library: &[Source]) -> Vec<String> {
 
 impl Reference {
     /// The file module the path was written in.
-    fn from_file(&self, files: &Files) -> Vec<String> {
+    fn source_file(&self, files: &Files) -> Vec<String> {
         (0..=self.from.len())
             .rev()
             .map(|k| self.from[..k].to_vec())

@@ -37,39 +37,44 @@ impl<M> Default for Scratch<M> {
     }
 }
 
-/// The value of `board` (South to move, stores empty) holding `n` seeds with
-/// rank `idx`, computing the boards of the same count it leads to on the way.
-fn value<G: DbSpec>(
-    db: &Egtb,
-    ix: &Indexer,
-    rules: &G::Rules,
-    board: &[u8],
+/// What every step of one count's build reads: the database, its indexer,
+/// the rules of its positions and the count.
+struct Level<'a, G: DbSpec> {
+    db: &'a Egtb,
+    ix: &'a Indexer,
+    rules: &'a G::Rules,
     n: usize,
+}
+
+/// The value of `board` (South to move, stores empty) holding `level.n`
+/// seeds with rank `idx`, computing the boards of the same count it leads to
+/// on the way.
+fn value<G: DbSpec>(
+    level: &Level<'_, G>,
+    board: &[u8],
     idx: u64,
     depth: usize,
     scratch: &mut Scratch<G::Move>,
 ) -> i8 {
-    let level = db.level(n);
-    let known = level[idx as usize].load(Ordering::Relaxed);
+    let values = level.db.level(level.n);
+    let known = values[idx as usize].load(Ordering::Relaxed);
     if known != UNKNOWN {
         return known;
     }
-    let v = moves_value::<G>(db, ix, rules, board, n, depth, scratch);
-    level[idx as usize].store(v, Ordering::Relaxed);
+    let v = moves_value::<G>(level, board, depth, scratch);
+    values[idx as usize].store(v, Ordering::Relaxed);
     v
 }
 
 /// The best of the moves of `board`; boards of lower counts must be
 /// complete.
 fn moves_value<G: DbSpec>(
-    db: &Egtb,
-    ix: &Indexer,
-    rules: &G::Rules,
+    level: &Level<'_, G>,
     board: &[u8],
-    n: usize,
     depth: usize,
     scratch: &mut Scratch<G::Move>,
 ) -> i8 {
+    let Level { db, ix, rules, n } = *level;
     let pos = G::from_db_board(rules, board);
     if let Some(o) = pos.outcome() {
         // The stores are empty: the margin is the rules' share of the board.
@@ -119,7 +124,7 @@ fn moves_value<G: DbSpec>(
             let cv = if c.rest < n {
                 db.level(c.rest)[c.rank as usize].load(Ordering::Relaxed) as i32
             } else {
-                value::<G>(db, ix, rules, &c.board[..p], n, c.rank, depth + 1, scratch) as i32
+                value::<G>(level, &c.board[..p], c.rank, depth + 1, scratch) as i32
             };
             c.gain + if c.same { cv } else { -cv }
         };
@@ -138,6 +143,7 @@ pub(super) fn build_level<G: DbSpec>(
     progress: &mut dyn FnMut(&BuildProgress),
 ) {
     let ix = db.indexer();
+    let level = Level::<G> { db, ix, rules, n };
     each_board(
         db,
         n,
@@ -145,7 +151,7 @@ pub(super) fn build_level<G: DbSpec>(
         ((1, 1), start),
         progress,
         &|idx, board, scratch: &mut Scratch<G::Move>| {
-            value::<G>(db, ix, rules, board, n, idx, 0, scratch);
+            value::<G>(&level, board, idx, 0, scratch);
         },
     );
     let total = ix.count(n);
