@@ -46,41 +46,10 @@ fn run(name: &str) {
 }
 
 #[test]
-fn battery_covers_every_registered_variant() {
-    // A variant added to the registry but not to the tests below fails here.
-    assert_eq!(
-        VARIANT_NAMES,
-        &[
-            "kalah",
-            "oware",
-            "endodoi",
-            "bao-kujifunza",
-            "bao-kiswahili"
-        ]
-    );
-}
-
-#[test]
-fn battery_kalah() {
-    run("kalah");
-}
-
-#[test]
-fn battery_oware() {
-    run("oware");
-}
-
-#[test]
-fn battery_endodoi() {
-    run("endodoi");
-}
-
-#[test]
-fn battery_bao_kujifunza() {
-    run("bao-kujifunza");
-}
-
-#[test]
-fn battery_bao_kiswahili() {
-    run("bao-kiswahili");
+fn battery_of_every_registered_variant() {
+    // The list is the registry's: a game added there is checked here with
+    // no change to this file.
+    for name in VARIANT_NAMES {
+        run(name);
+    }
 }

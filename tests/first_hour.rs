@@ -153,6 +153,12 @@ impl VariantVisitor for RandomGames {
 #[test]
 fn every_variant_says_why_its_games_end() {
     use kete::game::Side::{North, South};
+    // Every registered game's random games end with a reason; the ones
+    // below must also show these reasons.
+    for name in kete::variants::VARIANT_NAMES {
+        let seen = Variant::by_name(name).unwrap().visit(RandomGames(12));
+        assert!(!seen.is_empty(), "{name}: no game ended with a reason");
+    }
     for (name, options, expected) in [
         ("kalah", vec![], vec![EndReason::RowEmptied]),
         (
