@@ -185,7 +185,7 @@ fn go_solve_keeps_its_database_in_egtb_dir_and_stop_is_answered_during_a_build()
         l.starts_with("response")
     });
     assert!(
-        options.ends_with(&format!("EgtbDir={}", dir.display())),
+        options.contains(&format!("EgtbDir={}, EgtbInUse=", dir.display())),
         "{options}"
     );
     // The next solve uses the database it has: nothing is built or loaded.
@@ -231,5 +231,201 @@ fn go_solve_keeps_its_database_in_egtb_dir_and_stop_is_answered_during_a_build()
     expect_line(&mut e, Duration::from_secs(10), |l| l == "readyok");
     e.send("quit");
     e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The tbhits of an `info depth` line.
+fn tbhits(info: &str) -> u64 {
+    info.split(" tbhits ")
+        .nth(1)
+        .map_or(0, |t| t.split_whitespace().next().unwrap().parse().unwrap())
+}
+
+/// Sends `commands` and waits for the `readyok` that follows them.
+fn ready(e: &mut EngineProcess, commands: &[&str]) {
+    for c in commands {
+        e.send(c);
+    }
+    e.send("isready");
+    expect_line(e, Duration::from_secs(60), |l| l == "readyok");
+}
+
+/// `query option NAME`'s answer.
+fn query(e: &mut EngineProcess, name: &str) -> String {
+    e.send(&format!("query option {name}"));
+    let l = expect_line(e, Duration::from_secs(10), |l| l.starts_with("response "));
+    l["response ".len()..].to_string()
+}
+
+#[test]
+fn the_search_plays_with_the_database_of_its_variant_built_once_at_isready() {
+    let dir = fresh_dir("play");
+    let egtb_dir = format!("setoption name EgtbDir value {}", dir.display());
+    // Kalah(4,2): its 16 seeds all fit the small database of 4 pits.
+    let kalah = [
+        egtb_dir.as_str(),
+        "setoption name Pits value 4",
+        "setoption name Seeds value 2",
+    ];
+    let mut e = EngineProcess::start();
+    ready(&mut e, &kalah);
+    let file = dir.join("kalah-4-standard-16.egtb");
+    assert!(
+        e.log.iter().any(|l| l.starts_with(
+            "info string egtb: building kalah, 4 pits, standard capture up to 16 seeds"
+        )),
+        "{}",
+        e.tail()
+    );
+    assert!(
+        e.log.iter().any(|l| l.starts_with(
+            "info string egtb: in play: kalah, 4 pits, standard capture up to 16 seeds"
+        )),
+        "{}",
+        e.tail()
+    );
+    assert!(file.exists(), "the database is kept in EgtbDir");
+    assert_eq!(query(&mut e, "EgtbInUse"), file.display().to_string());
+    e.send("query options");
+    let all = expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("response ")
+    });
+    assert!(
+        all.ends_with(&format!("EgtbInUse={}", file.display())),
+        "{all}"
+    );
+    // Every position of the game is in it: the search's leaves are probed,
+    // and the root's value is proven at once.
+    e.send("position startpos");
+    e.send("go depth 4");
+    let info = expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("info depth")
+    });
+    assert!(tbhits(&info) > 0, "{info}");
+    expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("info string proven score")
+    });
+    expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("bestmove")
+    });
+    // The name cannot be set; it only tells.
+    e.send("setoption name EgtbInUse value x");
+    expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("info string error: EgtbInUse is not set")
+    });
+    // EgtbDir <empty> turns the database off.
+    ready(&mut e, &["setoption name EgtbDir value <empty>"]);
+    assert_eq!(query(&mut e, "EgtbInUse"), "<none>");
+    e.send("go depth 4");
+    let info = expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("info depth 4")
+    });
+    assert_eq!(tbhits(&info), 0, "{info}");
+    expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("bestmove")
+    });
+    e.finish();
+
+    // A second engine loads the kept file instead of building.
+    let mut e = EngineProcess::start();
+    ready(&mut e, &kalah);
+    assert!(
+        !e.log.iter().any(|l| l.contains("building")),
+        "{}",
+        e.tail()
+    );
+    assert_eq!(query(&mut e, "EgtbInUse"), file.display().to_string());
+    // EgtbPath names another database: it is the one used.
+    let named = dir.join("named.egtb");
+    let status = Command::new(KETE)
+        .args(["egtb", "build", "--variant", "kalah", "--pits", "4"])
+        .args(["--max-seeds", "8", "--out"])
+        .arg(&named)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    ready(
+        &mut e,
+        &[&format!(
+            "setoption name EgtbPath value {}",
+            named.display()
+        )],
+    );
+    assert_eq!(query(&mut e, "EgtbInUse"), named.display().to_string());
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_larger_database_kept_in_the_folder_is_the_one_in_play() {
+    let dir = fresh_dir("larger");
+    std::fs::create_dir_all(&dir).unwrap();
+    // As `kete egtb prepare` would leave it: 20 seeds of 4-pit Kalah, more
+    // than Kalah(4,2)'s 16.
+    let prepared = dir.join("kalah-4-standard-20.egtb");
+    let status = Command::new(KETE)
+        .args(["egtb", "build", "--variant", "kalah", "--pits", "4"])
+        .args(["--max-seeds", "20", "--out"])
+        .arg(&prepared)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut e = EngineProcess::start();
+    ready(
+        &mut e,
+        &[
+            &format!("setoption name EgtbDir value {}", dir.display()),
+            "setoption name Pits value 4",
+            "setoption name Seeds value 2",
+        ],
+    );
+    assert_eq!(query(&mut e, "EgtbInUse"), prepared.display().to_string());
+    assert!(
+        !dir.join("kalah-4-standard-16.egtb").exists(),
+        "nothing built"
+    );
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn egtb_prepare_builds_each_database_once() {
+    let dir = fresh_dir("prepare");
+    let prepare = || {
+        let out = Command::new(KETE)
+            .args(["egtb", "prepare", "--variant", "kalah", "--pits", "4"])
+            .args(["--seeds", "2", "--dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let file = dir.join("kalah-4-standard-16.egtb");
+    let first = prepare();
+    assert!(
+        first.starts_with("kalah: kalah, 4 pits, standard capture up to 16 seeds, built (")
+            && first.trim_end().ends_with(&file.display().to_string()),
+        "{first}"
+    );
+    let second = prepare();
+    assert!(second.contains(", already there ("), "{second}");
+    // A variant without databases is refused by name.
+    let out = Command::new(KETE)
+        .args(["egtb", "prepare", "--variant", "endodoi", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kete: endodoi has no endgame databases under these rules\n"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

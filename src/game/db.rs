@@ -152,6 +152,15 @@ pub trait DbSpec: SolveGame {
         None
     }
 
+    /// The database the engine's search plays with under `rules` when its
+    /// user names none, by its seeds: `small` is the one built the first
+    /// time it is needed (in about a second), the other the one `kete egtb
+    /// prepare` builds once for good play. `None` where these rules have
+    /// none. (A larger one already cached is taken either way.)
+    fn play_db_seeds(_rules: &Self::Rules, _small: bool) -> Option<usize> {
+        None
+    }
+
     /// What a solve with this game's database of up to `max_seeds` seeds
     /// should tell its user, if anything.
     fn db_note(_max_seeds: usize) -> Option<String> {

@@ -6,6 +6,7 @@
 //! answered while a search runs; commands that change the state stop the
 //! running search first (its `bestmove` is printed before anything else).
 
+pub mod database;
 pub mod options;
 pub mod output;
 pub mod session;
@@ -26,6 +27,10 @@ use session::{NewSession, SearchOptions, Session, Start};
 
 /// Longest input line read; a longer one is refused whole.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// The name under which `query options` tells which database the search
+/// uses (it is not an option to set).
+const IN_USE: &str = "EgtbInUse";
 
 pub const HELP: &str = "\
 kete speaks UGI (and UCI). Commands:
@@ -74,6 +79,9 @@ pub struct Engine {
     /// Whether the first `go` since the database, the variant or a variant
     /// option last changed has said why the database does not fit.
     egtb_fit_told: bool,
+    /// The database the search plays with when `EgtbPath` names none,
+    /// opened or built at `isready`/`uginewgame` ([`database`]).
+    in_play: Option<database::InPlay>,
 }
 
 /// Every option a variant of this build has, merged by name.
@@ -173,6 +181,7 @@ impl Engine {
             egtb: None,
             chosen_egtb: Default::default(),
             egtb_fit_told: false,
+            in_play: None,
         }
     }
 
@@ -224,7 +233,13 @@ impl Engine {
         match cmd {
             "ugi" => self.identify("ugiok"),
             "uci" => self.identify("uciok"),
-            "isready" => self.out.line("readyok"),
+            "isready" => {
+                // Setup waits for readyok; a search in progress does not.
+                if self.running.is_none() {
+                    self.prepare_database();
+                }
+                self.out.line("readyok")
+            }
             "setoption" => {
                 self.stop_search();
                 self.set_option(&rest);
@@ -233,6 +248,7 @@ impl Engine {
                 self.stop_search();
                 self.shared.tt.clear();
                 self.session = self.variant.visit_solver(NewSession);
+                self.prepare_database();
             }
             "position" => {
                 self.stop_search();
@@ -326,6 +342,7 @@ impl Engine {
         for o in ENGINE_OPTIONS {
             all.push((o.name.to_string(), o.value(&self.settings)));
         }
+        all.push((IN_USE.to_string(), self.database_in_use()));
         all
     }
 
@@ -412,6 +429,9 @@ impl Engine {
         }
         let key = name.to_ascii_lowercase();
         let result: Result<(), String> = match key.as_str() {
+            _ if key == IN_USE.to_ascii_lowercase() => Err(format!(
+                "{IN_USE} is not set: it says which database the search uses (EgtbPath names one, EgtbDir <empty> turns them off)"
+            )),
             "variant" => Variant::by_name(&value).map(|v| {
                 self.variant = v;
                 self.apply_variant_settings();
@@ -432,13 +452,57 @@ impl Engine {
         }
     }
 
+    /// The database the search probes now, as `query option EgtbInUse`
+    /// shows it: `EgtbPath`'s file, the one in play, or `<none>`.
+    fn database_in_use(&self) -> String {
+        let fits = |db: &crate::solve::Egtb| solve::egtb_fits(&self.variant, db).is_ok();
+        match (&self.egtb, &self.in_play) {
+            (Some(db), _) if fits(db) => self.settings.egtb_path.clone().unwrap_or_default(),
+            (Some(_), _) => "<none>".to_string(),
+            (None, Some(p)) if fits(&p.db) => p.shown(),
+            _ => "<none>".to_string(),
+        }
+    }
+
+    /// The database the search probes in this game: `EgtbPath`'s, or the
+    /// one in play.
+    fn database_for_search(&self) -> Option<Arc<crate::solve::Egtb>> {
+        match &self.egtb {
+            Some(db) => Some(db.clone()),
+            None => self.in_play.as_ref().map(|p| p.db.clone()),
+        }
+    }
+
+    /// Opens or builds the database the variant plays with, unless one is
+    /// named (`EgtbPath`), none is wanted (`EgtbDir` `<empty>`), or the one
+    /// in play already serves.
+    fn prepare_database(&mut self) {
+        if self.egtb.is_some() {
+            return;
+        }
+        let Some(dir) = self.egtb_folder() else {
+            self.in_play = None;
+            return;
+        };
+        let Some(choice) = database::choice(&self.variant, false) else {
+            return;
+        };
+        if database::serves(&self.in_play, choice.game) {
+            return;
+        }
+        self.in_play = database::open(&dir, choice, 0, &self.out);
+    }
+
     /// Does what a changed engine option asks beyond its value.
     fn carry_out(&mut self, effect: Effect) -> Result<(), String> {
         match effect {
             Effect::None => {}
             Effect::Resize => self.shared = Shared::new(self.settings.hash_mib),
             Effect::DropDatabase => self.egtb = None,
-            Effect::ForgetChosen => *self.chosen_egtb.lock() = None,
+            Effect::ForgetChosen => {
+                *self.chosen_egtb.lock() = None;
+                self.in_play = None;
+            }
             Effect::LoadDatabase(path) => {
                 let db =
                     crate::solve::load(&path).map_err(|e| format!("EgtbPath '{path}': {e}"))?;
@@ -707,7 +771,7 @@ impl Engine {
             move_overhead_ms: self.settings.move_overhead_ms,
             eval: self.settings.eval.clone(),
             ponder: self.settings.ponder,
-            egtb: self.egtb.clone(),
+            egtb: self.database_for_search(),
         };
         let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
             0

@@ -179,6 +179,23 @@ pub fn choose<G: DbSpec>(rules: &G::Rules, seeds: usize) -> Option<Choice> {
     })
 }
 
+/// The database the engine's search plays with under `rules` when its user
+/// names none ([`DbSpec::play_db_seeds`]): the small one, or with
+/// `prepared` the one `kete egtb prepare` builds, with fewer seeds where
+/// memory is short. [`open_or_build`] with it takes the largest database of
+/// the game already cached (a prepared one), else builds this one.
+pub fn choose_for_play<G: DbSpec>(rules: &G::Rules, prepared: bool) -> Option<Choice> {
+    let wanted = G::play_db_seeds(rules, !prepared)?;
+    let game = G::db_game(rules).ok()?;
+    let max_boards = available_memory() / 4;
+    let seeds = game.largest_within(wanted, max_boards);
+    (seeds > 0).then_some(Choice {
+        game,
+        seeds,
+        max_boards,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -580,6 +580,16 @@ impl DbSpec for Kalah {
     /// 42-seed positions by about 1.5x): up to 50 seeds, one of about 256 M
     /// boards (6 pits: 20 seeds, half a minute to build on two cores);
     /// beyond, where solves take many minutes, about 1.5 G (24 seeds).
+    /// For play: about 10 M boards is built in about a second on two
+    /// cores (6 pits: 14 seeds), about 256 M boards (20 seeds) once by
+    /// `kete egtb prepare`; never more than the game's seeds.
+    fn play_db_seeds(rules: &KalahRules, small: bool) -> Option<usize> {
+        let budget = if small { 10_000_000 } else { 256 << 20 };
+        let all = 2 * rules.pits as usize * rules.seeds as usize;
+        let game = Self::db_game(rules).ok()?;
+        Some(game.largest_within(all, budget)).filter(|&n| n > 0)
+    }
+
     fn default_db_seeds(rules: &KalahRules, seeds: usize) -> Option<usize> {
         if seeds <= 30 {
             return None;

@@ -881,6 +881,19 @@ impl DbSpec for Oware {
     /// about 1.3 G boards, the 24 seeds of 6x2 (a build of about ten
     /// minutes on two cores, 1.25 GB, kept in the cache afterwards), and
     /// 5x3's 30 seeds on 5 houses.
+    /// For play: about 3 M boards is built in about a second on two cores
+    /// (6 houses: 12 seeds; the retrograde build costs more a board than
+    /// Kalah's), about 256 M boards (20 seeds) once by `kete egtb prepare`.
+    /// Under either repetition rule: the search only plays, and a database
+    /// that shares the seeds of endless play still tells it the captures
+    /// that can be forced.
+    fn play_db_seeds(rules: &OwareRules, small: bool) -> Option<usize> {
+        let budget = if small { 3_000_000 } else { 256 << 20 };
+        let all = (2 * rules.houses as usize * rules.seeds as usize).min(MAX_DB_SEEDS);
+        let game = Self::db_game(rules).ok()?;
+        Some(game.largest_within(all, budget)).filter(|&n| n > 0)
+    }
+
     fn default_db_seeds(rules: &OwareRules, seeds: usize) -> Option<usize> {
         if rules.repetition != Repetition::Split {
             return None;

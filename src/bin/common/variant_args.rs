@@ -18,6 +18,9 @@ pub struct VariantArgs {
     pub flags: Vec<(&'static str, String)>,
     /// `--option NAME=VALUE`, in the order given.
     pub options: Vec<String>,
+    /// Whether the command line named a variant or an option at all (the
+    /// variant is `kalah` by default).
+    pub given: bool,
 }
 
 /// One option flag: what the variants that have it say about it.
@@ -111,6 +114,10 @@ impl FromArgMatches for VariantArgs {
         if let Some(v) = m.get_one::<String>("variant") {
             self.variant = v.clone();
         }
+        let on_line = |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        self.given |= on_line("variant")
+            || on_line("options")
+            || option_flags().iter().any(|f| on_line(f.flag));
         for f in option_flags() {
             if let Some(v) = m.get_one::<String>(f.flag) {
                 self.flags.retain(|(g, _)| *g != f.flag);

@@ -940,6 +940,21 @@ pub enum EgtbCommand {
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
+    /// Build, once, the databases the engine plays with, sized to the memory
+    /// free, into the folder the engine reads them from (its cache folder:
+    /// `$KETE_EGTB_DIR`, else `~/.cache/kete/egtb`). Without a variant: every
+    /// variant that has databases, under its default rules.
+    #[command(after_help = "Example:\n  kete egtb prepare --variant oware --rules abapa")]
+    Prepare {
+        #[command(flatten)]
+        variant: crate::variant_args::VariantArgs,
+        /// The folder (default: the engine's cache folder).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+    },
     /// Check every value of a database against the moves of its position.
     Verify {
         file: PathBuf,
@@ -983,6 +998,11 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
             eprintln!("egtb: wrote {}", out.display());
             Ok(())
         }
+        EgtbCommand::Prepare {
+            variant,
+            dir,
+            threads,
+        } => prepare(variant, dir.clone(), *threads),
         EgtbCommand::Verify { file, threads } => {
             let db =
                 kete::solve::load(file).with_context(|| format!("loading {}", file.display()))?;
@@ -1034,4 +1054,66 @@ impl SolveVisitor for DbOf {
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Result<DbGame> {
         bail!("this variant has no endgame databases: {why}")
     }
+}
+
+/// `kete egtb prepare`: the database each variant plays with, built into
+/// the engine's folder unless a large enough one is there already.
+fn prepare(
+    variant: &crate::variant_args::VariantArgs,
+    dir: Option<PathBuf>,
+    threads: usize,
+) -> Result<()> {
+    let dir = dir
+        .or_else(kete::solve::cache::default_dir)
+        .ok_or_else(|| {
+            anyhow!("no cache folder is known (set KETE_EGTB_DIR or HOME), and --dir names none")
+        })?;
+    let variants: Vec<Variant> = if variant.given {
+        vec![variant.variant().map_err(|e| anyhow!(e))?]
+    } else {
+        kete::variants::VARIANT_NAMES
+            .iter()
+            .map(|n| Variant::by_name(n).expect("a registered name"))
+            .collect()
+    };
+    let mut prepared = 0;
+    for v in variants {
+        let Some(choice) = kete::protocol::database::choice(&v, true) else {
+            if variant.given {
+                bail!("{} has no endgame databases under these rules", v.name());
+            }
+            continue;
+        };
+        let shown = BuildReporter::new(choice.game, choice.seeds);
+        let t = Instant::now();
+        let (db, source) = kete::solve::cache::open_or_build(
+            Some(&dir),
+            choice.game,
+            choice.seeds,
+            choice.max_boards,
+            &shown.options(threads),
+            &mut |p| shown.report(p),
+            &mut |m| eprintln!("{m}"),
+        )?;
+        shown.finish();
+        let (how, file) = match source {
+            kete::solve::cache::Source::Cached(f) => ("already there", f.display().to_string()),
+            kete::solve::cache::Source::Built(f) => ("built", f.display().to_string()),
+            kete::solve::cache::Source::NotKept(why) => {
+                bail!("the database could not be kept: {why}")
+            }
+        };
+        println!(
+            "{}: {} up to {} seeds, {how} ({:.1} s): {file}",
+            v.name(),
+            db.game().describe(),
+            db.max_seeds(),
+            t.elapsed().as_secs_f64()
+        );
+        prepared += 1;
+    }
+    if prepared == 0 {
+        bail!("no variant has endgame databases");
+    }
+    Ok(())
 }
