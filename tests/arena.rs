@@ -22,9 +22,39 @@ fn out_dir(test: &str) -> PathBuf {
     dir
 }
 
+/// The folder of the databases kete plays with, filled once for this test
+/// binary by a kete asked `isready` under each variant played below (a
+/// build of about a second each): the engines of the tournaments then load
+/// theirs at once, within the half-second handshake some of them get.
+fn databases() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = out_dir("databases");
+        for variant in ["kalah", "oware"] {
+            let mut kete = Command::new(KETE)
+                .env("KETE_EGTB_DIR", &dir)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .spawn()
+                .expect("start kete");
+            use std::io::Write;
+            let input = format!("setoption name Variant value {variant}\nisready\nquit\n");
+            kete.stdin
+                .take()
+                .unwrap()
+                .write_all(input.as_bytes())
+                .unwrap();
+            assert!(kete.wait().unwrap().success());
+        }
+        dir
+    })
+}
+
 fn arena(args: &[String]) -> Command {
     let mut c = Command::new(ARENA);
-    c.args(args).stdin(Stdio::null());
+    c.args(args)
+        .env("KETE_EGTB_DIR", databases())
+        .stdin(Stdio::null());
     c
 }
 
@@ -657,4 +687,133 @@ fn shards_merged_equal_the_whole_tournament_and_bad_merges_are_refused() {
         "shard '5/4' is not K/N",
     );
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// The exact final margin for the side to move in Kalah, by memoised
+/// minimax (Kalah never repeats a position): what the judge must find.
+fn kalah_value(
+    pos: &kete::variants::kalah::Kalah,
+    memo: &mut std::collections::HashMap<String, i32>,
+) -> i32 {
+    use kete::game::Game;
+    if let Some(o) = pos.outcome() {
+        return o.margin_for(pos.side_to_move()).unwrap();
+    }
+    let key = pos.to_notation();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let best = moves
+        .iter()
+        .map(|&m| {
+            let next = pos.play(m);
+            let v = kalah_value(&next, memo);
+            if next.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            }
+        })
+        .max()
+        .unwrap();
+    memo.insert(key, best);
+    best
+}
+
+#[test]
+fn accuracy_judges_each_move_by_the_exact_value() {
+    use kete::game::{Game, GameRecord};
+    use kete::variants::kalah::{Kalah, KalahRules};
+    // Two weak engines on Kalah(4,2): small enough for minimax, large
+    // enough for mistakes (without a database, which holds all of it).
+    let dir = out_dir("accuracy");
+    run(&strings(&[
+        "--variant",
+        "kalah",
+        "--pits",
+        "4",
+        "--seeds",
+        "2",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=one",
+        "depth=1",
+        "option.EgtbDir=<empty>",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=two",
+        "depth=2",
+        "option.EgtbDir=<empty>",
+        "--games",
+        "6",
+        "--openings",
+        "random",
+        "plies=2",
+        "seed=5",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]));
+    let out = Command::new(ARENA)
+        .args([
+            "accuracy",
+            dir.to_str().unwrap(),
+            "--no-egtb",
+            "--time",
+            "30",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    // The same tally by minimax over the recorded games.
+    let rules = KalahRules {
+        pits: 4,
+        seeds: 2,
+        ..KalahRules::default()
+    };
+    let mut memo = std::collections::HashMap::new();
+    let mut tally: std::collections::BTreeMap<String, (usize, usize, usize, i64)> =
+        Default::default();
+    for g in games(&dir) {
+        let mut record = GameRecord::new(Kalah::start(&rules));
+        for m in g["opening"]["moves"].as_array().unwrap() {
+            record.play_text(m.as_str().unwrap()).unwrap();
+        }
+        for m in g["moves"].as_array().unwrap() {
+            let pos = record.position().clone();
+            let before = kalah_value(&pos, &mut memo);
+            record.play_text(m["move"].as_str().unwrap()).unwrap();
+            let next = record.position();
+            let v = kalah_value(next, &mut memo);
+            let after = if next.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            };
+            let engine = if m["side"] == "S" {
+                &g["south"]
+            } else {
+                &g["north"]
+            };
+            let t = tally
+                .entry(engine.as_str().unwrap().to_string())
+                .or_default();
+            t.0 += 1;
+            t.1 += usize::from(after == before);
+            t.2 += usize::from(before.signum() > after.signum());
+            t.3 += i64::from(before - after);
+        }
+    }
+    // The games did have mistakes to find.
+    assert!(tally.values().any(|t| t.1 < t.0), "{tally:?}");
+    for (engine, (moves, exact, errors, lost)) in tally {
+        let row = format!(
+            "{engine:<16} {moves:>6} {moves:>7} {:>7.1}% {errors:>15} {lost:>11}",
+            100.0 * exact as f64 / moves as f64
+        );
+        assert!(text.lines().any(|l| l == row), "no row '{row}' in:\n{text}");
+    }
 }

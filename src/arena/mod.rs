@@ -7,6 +7,7 @@
 //! the same engine again) and when and how a game ends. An engine's claims
 //! (`info` scores, `bestmove 0000`) are recorded, never believed.
 
+pub mod accuracy;
 pub mod engine;
 pub mod folder;
 pub mod merge;

@@ -54,6 +54,32 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
+    /// Judge every move of a tournament's games by the exact solver: per
+    /// engine, the moves judged, the share that kept the exact margin, the
+    /// outcome errors (a proven win given up, a draw lost) and the seeds
+    /// lost. Only games decided by counting seeds (Kalah, Oware, En Dodoi).
+    #[command(
+        after_help = "Example:\n  kete-arena accuracy tournaments/kalah-vs-cmancala-st500 --time 2"
+    )]
+    Accuracy {
+        /// A tournament's output folder (its games.jsonl), or a games.jsonl.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Seconds the solver may take for one position; moves from and to
+        /// positions it does not settle in that time are not judged.
+        #[arg(long, default_value_t = 5.0)]
+        time: f64,
+        /// Solver threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Where the solver keeps the databases it chooses (default: the
+        /// user's cache folder, as kete solve).
+        #[arg(long, value_name = "DIR")]
+        egtb_dir: Option<PathBuf>,
+        /// Solve without endgame databases.
+        #[arg(long)]
+        no_egtb: bool,
+    },
     /// Print a shell completion script for kete-arena (e.g. `kete-arena
     /// completions bash`).
     Completions {
@@ -335,6 +361,13 @@ fn real_main() -> Result<()> {
             );
             Ok(())
         }
+        Some(Command::Accuracy {
+            dir,
+            time,
+            threads,
+            egtb_dir,
+            no_egtb,
+        }) => accuracy(&dir, time, threads, egtb_dir, no_egtb),
         Some(Command::Completions { shell }) => {
             clap_complete::generate(
                 shell,
@@ -346,4 +379,71 @@ fn real_main() -> Result<()> {
         }
         None => run(cli.run),
     }
+}
+
+/// `kete-arena accuracy`: the table per engine, then every outcome error.
+fn accuracy(
+    dir: &Path,
+    time: f64,
+    threads: usize,
+    egtb_dir: Option<PathBuf>,
+    no_egtb: bool,
+) -> Result<()> {
+    if !(time > 0.0 && time < 1e6) {
+        bail!("--time must be a positive number of seconds");
+    }
+    let records = if dir.is_dir() {
+        dir.join(arena::folder::RECORDS)
+    } else {
+        dir.to_path_buf()
+    };
+    if !records.exists() {
+        bail!(
+            "{} holds no games ({} is missing)",
+            dir.display(),
+            records.display()
+        );
+    }
+    let games = arena::record::read(&records)?;
+    let opts = arena::accuracy::JudgeOptions {
+        time: Duration::from_secs_f64(time),
+        threads,
+        egtb_dir: if no_egtb {
+            None
+        } else {
+            egtb_dir.or_else(kete::solve::cache::default_dir)
+        },
+    };
+    let start = std::time::Instant::now();
+    let table = arena::accuracy::judge(&games, &opts, &mut |done, all| {
+        eprint!(
+            "\rkete-arena: judged {done}/{all} games, {:.0} s",
+            start.elapsed().as_secs_f64()
+        );
+    })?;
+    eprintln!();
+    println!(
+        "{:<16} {:>6} {:>7} {:>8} {:>15} {:>11}",
+        "engine", "moves", "judged", "exact", "outcome errors", "seeds lost"
+    );
+    for a in &table {
+        println!(
+            "{:<16} {:>6} {:>7} {:>7.1}% {:>15} {:>11}",
+            a.engine,
+            a.moves,
+            a.judged,
+            a.exact_percent(),
+            a.outcome_errors.len(),
+            a.seeds_lost
+        );
+    }
+    for a in &table {
+        for e in &a.outcome_errors {
+            println!(
+                "outcome error: {} in game {}, move {} ({}): {:+} before, {:+} after",
+                a.engine, e.game, e.ply, e.mv, e.before, e.after
+            );
+        }
+    }
+    Ok(())
 }
