@@ -13,6 +13,12 @@ pub trait SolveGame: Game {
     /// the windows between possible values.
     const MARGIN_PARITY: bool = false;
 
+    /// The most seeds in play of a position the engine solves exactly
+    /// inside `go` (with its database) before it searches; 0 never. A
+    /// position the solver does not settle in its share of the time is
+    /// searched as usual.
+    const SOLVE_IN_GO: u32 = 0;
+
     /// Enhanced transposition cutoffs pay for their table probe of every
     /// child only at nodes with at least this many seeds in play (see
     /// the solver's `etc_min_seeds` option).

@@ -7,6 +7,7 @@
 //! running search first (its `bestmove` is printed before anything else).
 
 pub mod database;
+pub mod exact;
 pub mod options;
 pub mod output;
 pub mod session;
@@ -772,6 +773,7 @@ impl Engine {
             eval: self.settings.eval.clone(),
             ponder: self.settings.ponder,
             egtb: self.database_for_search(),
+            solve_endgames: self.settings.solve_endgames,
         };
         let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
             0

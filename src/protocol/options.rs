@@ -52,6 +52,8 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     pub eval: String,
     pub ponder: bool,
+    /// Whether a small enough position is solved exactly inside `go`.
+    pub solve_endgames: bool,
     /// `EgtbPath` as given; `None` for `<empty>`.
     pub egtb_path: Option<String>,
     /// `EgtbDir` as given: a folder, [`CACHE`] or [`EMPTY`].
@@ -185,6 +187,16 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
         get: |s| s.ponder.to_string(),
     },
     EngineOption {
+        name: "SolveEndgames",
+        kind: Kind::Check { default: true },
+        help: "solve a small enough position exactly inside go (games decided by counting)",
+        set: |s, v| {
+            s.solve_endgames = matches!(v, Value::Flag(true));
+            Effect::None
+        },
+        get: |s| s.solve_endgames.to_string(),
+    },
+    EngineOption {
         name: "EgtbPath",
         kind: Kind::String { default: EMPTY },
         help: "an endgame database file to probe",
@@ -229,6 +241,7 @@ impl Default for Settings {
             move_overhead_ms: spin("Move Overhead") as u64,
             eval: "default".into(),
             ponder: false,
+            solve_endgames: true,
             egtb_path: None,
             egtb_dir: CACHE.to_string(),
         }

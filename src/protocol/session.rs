@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
+use super::exact::Attempts;
 use super::output::Output;
 use super::text::{line_text, score_text};
 use crate::game::DbSpec;
@@ -13,7 +14,8 @@ use crate::game::SolveGame;
 use crate::game::{Evaluator, Game, GameRecord, MoveError};
 use crate::perft::perft_divide_until;
 use crate::search::tt::Bound;
-use crate::search::{self, Limits, Probe, Report, Settings, Shared};
+use crate::search::{self, Exact, Limits, Probe, Report, Settings, Shared};
+use crate::solve::{Egtb, Tablebase};
 use crate::variants::SolveVisitor;
 
 /// The queries a session answers (`query <what>`), for error messages.
@@ -30,6 +32,9 @@ pub struct SearchOptions {
     /// The loaded endgame database (`EgtbPath`); a session probes it where
     /// it fits the session's game and rules.
     pub egtb: Option<Arc<crate::solve::Egtb>>,
+    /// Whether a small enough position is solved exactly before the search
+    /// (`SolveEndgames`).
+    pub solve_endgames: bool,
 }
 
 /// Where a `position` command starts.
@@ -75,28 +80,64 @@ pub trait Session: Send {
 pub struct NewSession;
 
 /// How a session turns the loaded database into its game's probe.
-type ProbeOf<G> = fn(&Arc<crate::solve::Egtb>, &<G as Game>::Rules) -> Option<Probe<G>>;
+type ProbeOf<G> = fn(&Arc<Egtb>, &<G as Game>::Rules) -> Option<Probe<G>>;
+
+/// How a session makes the exact solver its searches try first (for the
+/// games decided by counting): from the database in play, the game so far,
+/// what the solver could not do earlier in it, and the threads.
+type ExactOf<G> = fn(
+    Option<&Arc<Egtb>>,
+    &<G as Game>::Rules,
+    &[G],
+    Arc<parking_lot::Mutex<Attempts>>,
+    usize,
+) -> Option<Exact<G>>;
 
 impl NewSession {
-    fn make<G: Game>(rules: G::Rules, probe_of: ProbeOf<G>) -> Box<dyn Session> {
+    fn make<G: Game>(
+        rules: G::Rules,
+        probe_of: ProbeOf<G>,
+        exact_of: ExactOf<G>,
+    ) -> Box<dyn Session> {
         Box::new(GameSession::<G> {
             record: GameRecord::new(G::start(&rules)),
             rules,
             probe_of,
+            exact_of,
+            attempts: Arc::default(),
         })
     }
+}
+
+/// The exact solver of a game with databases: with the database in play
+/// where it answers these rules exactly.
+fn exact_with_db<G: DbSpec>(
+    db: Option<&Arc<Egtb>>,
+    rules: &G::Rules,
+    line: &[G],
+    attempts: Arc<parking_lot::Mutex<Attempts>>,
+    threads: usize,
+) -> Option<Exact<G>> {
+    let table = db
+        .filter(|db| db.check::<G>(rules).is_ok() && G::db_refused(rules).is_none())
+        .map(|db| db.clone() as Arc<dyn Tablebase<G>>);
+    super::exact::exact(table, line, attempts, threads)
 }
 
 impl SolveVisitor for NewSession {
     type Output = Box<dyn Session>;
     fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Box<dyn Session> {
-        Self::make::<G>(rules, super::solve::probe::<G>)
+        Self::make::<G>(rules, super::solve::probe::<G>, exact_with_db::<G>)
     }
     fn solvable<G: SolveGame>(self, rules: G::Rules) -> Box<dyn Session> {
-        Self::make::<G>(rules, |_, _| None)
+        Self::make::<G>(
+            rules,
+            |_, _| None,
+            |_, _, line, attempts, threads| super::exact::exact(None, line, attempts, threads),
+        )
     }
     fn unsolvable<G: Game>(self, rules: G::Rules, _: &'static str) -> Box<dyn Session> {
-        Self::make::<G>(rules, |_, _| None)
+        Self::make::<G>(rules, |_, _| None, |_, _, _, _, _| None)
     }
 }
 
@@ -104,6 +145,9 @@ struct GameSession<G: Game> {
     rules: G::Rules,
     record: GameRecord<G>,
     probe_of: ProbeOf<G>,
+    exact_of: ExactOf<G>,
+    /// What the exact solver could not settle in this game.
+    attempts: Arc<parking_lot::Mutex<Attempts>>,
 }
 
 fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool, tbhits: bool) -> String {
@@ -175,6 +219,17 @@ impl<G: Game> Session for GameSession<G> {
                 .egtb
                 .as_ref()
                 .and_then(|db| (self.probe_of)(db, &self.rules)),
+            exact: if options.solve_endgames {
+                (self.exact_of)(
+                    options.egtb.as_ref(),
+                    &self.rules,
+                    self.record.positions(),
+                    self.attempts.clone(),
+                    options.threads,
+                )
+            } else {
+                None
+            },
         };
         let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;

@@ -72,6 +72,39 @@ impl<G> std::fmt::Debug for Probe<G> {
     }
 }
 
+/// An exact solver the search may hand its root to first, when the move has
+/// a time limit: given the root, the time it may take (until the instant)
+/// and the search's stop flag, it returns the root's exact value and a best
+/// move, or `None` where it did not settle the root in time or did not try
+/// (it decides whether the root is small enough). The search is generic
+/// over games; the caller, who knows the game can be solved, builds it.
+pub struct Exact<G: Game>(pub Arc<ExactFn<G>>);
+
+/// The closure behind an [`Exact`].
+pub type ExactFn<G> =
+    dyn Fn(&G, Instant, &AtomicBool) -> Option<Solved<<G as Game>::Move>> + Send + Sync;
+
+/// A root settled by an [`Exact`] solver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solved<M> {
+    /// The exact score: centiseeds, the side to move's view.
+    pub score: i32,
+    pub best: M,
+    pub nodes: u64,
+}
+
+impl<G: Game> Clone for Exact<G> {
+    fn clone(&self) -> Self {
+        Exact(self.0.clone())
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Exact<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Exact")
+    }
+}
+
 /// Settings of one search of the game `G`.
 #[derive(Clone, Debug)]
 pub struct Settings<G: Game> {
@@ -81,6 +114,8 @@ pub struct Settings<G: Game> {
     pub eval: G::Eval,
     /// An endgame database to take exact values from, if any.
     pub tablebase: Option<Probe<G>>,
+    /// An exact solver to try on the root first, if any.
+    pub exact: Option<Exact<G>>,
 }
 
 impl<G: Game> Default for Settings<G> {
@@ -91,9 +126,14 @@ impl<G: Game> Default for Settings<G> {
             move_overhead: Duration::from_millis(30),
             eval: G::Eval::default(),
             tablebase: None,
+            exact: None,
         }
     }
 }
+
+/// The share of a move's soft time limit the exact solver may take before
+/// the search gets the rest.
+const EXACT_SHARE: u32 = 2;
 
 /// One line of progress: what an `info` line says.
 #[derive(Clone, Debug)]
@@ -649,6 +689,9 @@ pub fn search<G: Game>(
             nodes: 0,
         };
     }
+    if let Some(result) = solve_first(root, limits, settings, shared, start, soft, report) {
+        return result;
+    }
     let mut history = game_history.to_vec();
     if history.last() != Some(&root.hash()) {
         history.push(root.hash());
@@ -687,6 +730,45 @@ pub fn search<G: Game>(
         let result = main_search(root, &moves, &ctx, soft, max_depth, report);
         done.store(true, Ordering::Relaxed);
         result
+    })
+}
+
+/// Hands the root to the exact solver first, when there is one and the move
+/// has a time limit (fixed depths and nodes stay plain searches, so that
+/// they are repeatable), with a share of the soft limit; its answer, when
+/// it settles the root, is the search's.
+fn solve_first<G: Game>(
+    root: &G,
+    limits: &Limits,
+    settings: &Settings<G>,
+    shared: &Shared,
+    start: Instant,
+    soft: Option<Duration>,
+    report: &mut dyn FnMut(&Report<G::Move>),
+) -> Option<SearchResult<G::Move>> {
+    let exact = settings.exact.as_ref()?;
+    let soft = soft.filter(|_| !limits.infinite && settings.multipv == 1)?;
+    let solved = (exact.0)(root, start + soft / EXACT_SHARE, &shared.stop)?;
+    report(&Report {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: solved.score,
+        bound: None,
+        proven: true,
+        nodes: solved.nodes,
+        time: start.elapsed(),
+        hashfull: 0,
+        tbhits: 0,
+        pv: vec![solved.best],
+    });
+    Some(SearchResult {
+        best: Some(solved.best),
+        score: solved.score,
+        proven: true,
+        depth: 1,
+        pv: vec![solved.best],
+        nodes: solved.nodes,
     })
 }
 
