@@ -11,7 +11,7 @@ use super::ArenaError;
 use super::folder::{RECORDS, REPORT, SETTINGS, Stored, differences, read_stored, write_stored};
 use super::record::{self, GameLine};
 use super::report::{self, Tally};
-use super::schedule::{self, Shard};
+use super::schedule::{self, Scheduled, Shard};
 
 /// What a merge wrote.
 #[derive(Clone, Debug)]
@@ -27,11 +27,40 @@ pub struct Merged {
 /// Refuses folders of different tournaments, and lists the shards and games
 /// that are missing or recorded twice instead of writing a partial result.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
-    let bad = |m: String| Err(ArenaError::Config(m));
     if dirs.is_empty() {
         return bad("give the shards' folders to merge".into());
     }
-    let mut shards: Vec<(PathBuf, Stored, Shard)> = Vec::new();
+    let shards = read_shards(dirs)?;
+    let by_index = check_one_tournament(&shards)?;
+    let (_, first, first_shard) = &shards[0];
+    let sched = schedule::schedule(first.names.len(), first.gauntlet, first.rounds, first.games);
+    let mut problems = Vec::new();
+    let games = collect_games(&shards, &sched, &mut problems)?;
+    missing_games(first_shard.count, &by_index, &sched, &games, &mut problems);
+    if !problems.is_empty() {
+        return bad(format!("nothing merged:\n  {}", problems.join("\n  ")));
+    }
+    let (records, report) = write_merged(first, &games, out)?;
+    Ok(Merged {
+        games: games.len(),
+        shards: shards.len(),
+        records,
+        report,
+    })
+}
+
+/// A merge refused for the reason `m`.
+fn bad<T>(m: String) -> Result<T, ArenaError> {
+    Err(ArenaError::Config(m))
+}
+
+/// The games of the merge: number, record and the folder it came from.
+type Games = BTreeMap<usize, (GameLine, PathBuf)>;
+
+/// Each folder's stored settings and shard (a folder of an unsplit
+/// tournament is shard 1 of 1).
+fn read_shards(dirs: &[PathBuf]) -> Result<Vec<(PathBuf, Stored, Shard)>, ArenaError> {
+    let mut shards = Vec::new();
     for d in dirs {
         let Some(stored) = read_stored(d)? else {
             return bad(format!(
@@ -42,11 +71,18 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
         let shard = stored.header.shard.unwrap_or(Shard { index: 1, count: 1 });
         shards.push((d.clone(), stored, shard));
     }
-    let (first_dir, first, first_shard) = shards[0].clone();
-    let count = first_shard.count;
+    Ok(shards)
+}
+
+/// Checks that the folders are distinct shards of one tournament, split
+/// the same way; gives the folder of each shard number.
+fn check_one_tournament(
+    shards: &[(PathBuf, Stored, Shard)],
+) -> Result<BTreeMap<usize, PathBuf>, ArenaError> {
+    let (first_dir, first, first_shard) = &shards[0];
     let mut by_index: BTreeMap<usize, PathBuf> = BTreeMap::new();
-    for (d, stored, shard) in &shards {
-        let diff = differences(&first, stored);
+    for (d, stored, shard) in shards {
+        let diff = differences(first, stored);
         if !diff.is_empty() {
             return bad(format!(
                 "{} and {} are not shards of one tournament: {}",
@@ -55,7 +91,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
                 diff.join("; ")
             ));
         }
-        if shard.count != count {
+        if shard.count != first_shard.count {
             return bad(format!(
                 "{} is shard {shard} but {} is shard {first_shard}: the shards were split differently",
                 d.display(),
@@ -70,65 +106,97 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
             ));
         }
     }
+    Ok(by_index)
+}
 
-    let sched = schedule::schedule(first.names.len(), first.gauntlet, first.rounds, first.games);
-    let mut problems = Vec::new();
-    let mut games: BTreeMap<usize, (GameLine, PathBuf)> = BTreeMap::new();
-    for (d, stored, shard) in &shards {
+/// Every game the folders recorded that belongs where it was found and is
+/// recorded once; each one that does not is a problem.
+fn collect_games(
+    shards: &[(PathBuf, Stored, Shard)],
+    sched: &[Scheduled],
+    problems: &mut Vec<String>,
+) -> Result<Games, ArenaError> {
+    let mut games = Games::new();
+    for (d, stored, shard) in shards {
         for g in record::read(&d.join(RECORDS))? {
-            let Some(s) = sched.get(g.id) else {
-                problems.push(format!(
-                    "{}: game {} is not among the {} scheduled",
-                    d.display(),
-                    g.id,
-                    sched.len()
-                ));
-                continue;
-            };
-            if !shard.plays(s.pair) || g.pair != s.pair {
-                problems.push(format!(
-                    "{}: game {} is not one of shard {shard}'s games",
-                    d.display(),
-                    g.id
-                ));
-                continue;
+            match misplaced(&g, d, stored, *shard, sched, &games) {
+                Some(problem) => problems.push(problem),
+                None => {
+                    games.insert(g.id, (g, d.clone()));
+                }
             }
-            let seats = [&stored.names[s.south], &stored.names[s.north]];
-            if [&g.south, &g.north] != seats {
-                problems.push(format!(
-                    "{}: game {} was {} vs {}, but the schedule has {} vs {}",
-                    d.display(),
-                    g.id,
-                    g.south,
-                    g.north,
-                    seats[0],
-                    seats[1]
-                ));
-                continue;
-            }
-            if let Some(recorded) = &g.engines
-                && (recorded[0] != stored.settings[s.south]
-                    || recorded[1] != stored.settings[s.north])
-            {
-                problems.push(format!(
-                    "{}: game {} was played with other engine settings than {SETTINGS} says",
-                    d.display(),
-                    g.id
-                ));
-                continue;
-            }
-            if let Some((_, other)) = games.get(&g.id) {
-                problems.push(format!(
-                    "game {} is recorded twice: in {} and in {}",
-                    g.id,
-                    other.display(),
-                    d.display()
-                ));
-                continue;
-            }
-            games.insert(g.id, (g, d.clone()));
         }
     }
+    Ok(games)
+}
+
+/// Why the game `g`, found in the folder `d` of `shard`, cannot be merged:
+/// not scheduled, not the shard's, other engines or settings than the
+/// schedule says, or already recorded elsewhere.
+fn misplaced(
+    g: &GameLine,
+    d: &Path,
+    stored: &Stored,
+    shard: Shard,
+    sched: &[Scheduled],
+    games: &Games,
+) -> Option<String> {
+    let Some(s) = sched.get(g.id) else {
+        return Some(format!(
+            "{}: game {} is not among the {} scheduled",
+            d.display(),
+            g.id,
+            sched.len()
+        ));
+    };
+    if !shard.plays(s.pair) || g.pair != s.pair {
+        return Some(format!(
+            "{}: game {} is not one of shard {shard}'s games",
+            d.display(),
+            g.id
+        ));
+    }
+    let seats = [&stored.names[s.south], &stored.names[s.north]];
+    if [&g.south, &g.north] != seats {
+        return Some(format!(
+            "{}: game {} was {} vs {}, but the schedule has {} vs {}",
+            d.display(),
+            g.id,
+            g.south,
+            g.north,
+            seats[0],
+            seats[1]
+        ));
+    }
+    if let Some(recorded) = &g.engines
+        && (recorded[0] != stored.settings[s.south] || recorded[1] != stored.settings[s.north])
+    {
+        return Some(format!(
+            "{}: game {} was played with other engine settings than {SETTINGS} says",
+            d.display(),
+            g.id
+        ));
+    }
+    if let Some((_, other)) = games.get(&g.id) {
+        return Some(format!(
+            "game {} is recorded twice: in {} and in {}",
+            g.id,
+            other.display(),
+            d.display()
+        ));
+    }
+    None
+}
+
+/// A problem for each of the `count` shards whose scheduled games are not
+/// all recorded: a shard none of the folders is, or one left unfinished.
+fn missing_games(
+    count: usize,
+    by_index: &BTreeMap<usize, PathBuf>,
+    sched: &[Scheduled],
+    games: &Games,
+    problems: &mut Vec<String>,
+) {
     for k in 1..=count {
         let shard = Shard { index: k, count };
         let missing: Vec<usize> = sched
@@ -152,10 +220,16 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
             )),
         }
     }
-    if !problems.is_empty() {
-        return bad(format!("nothing merged:\n  {}", problems.join("\n  ")));
-    }
+}
 
+/// Writes the whole tournament into `out` (an empty folder): the records in
+/// schedule order, the settings without a shard, and the report; gives the
+/// paths of the records and the report.
+fn write_merged(
+    first: &Stored,
+    games: &Games,
+    out: &Path,
+) -> Result<(PathBuf, PathBuf), ArenaError> {
     std::fs::create_dir_all(out)
         .map_err(|e| ArenaError::io(format!("cannot create {}", out.display()), e))?;
     let records_path = out.join(RECORDS);
@@ -185,12 +259,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
     let report_path = out.join(REPORT);
     std::fs::write(&report_path, report::render(&whole.header, &tally))
         .map_err(|e| ArenaError::io(format!("cannot write {}", report_path.display()), e))?;
-    Ok(Merged {
-        games: games.len(),
-        shards: shards.len(),
-        records: records_path,
-        report: report_path,
-    })
+    Ok((records_path, report_path))
 }
 
 /// Game numbers for a message: all of a few, the first ones of many.

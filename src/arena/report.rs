@@ -198,9 +198,23 @@ fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
-/// The Markdown report.
+/// The Markdown report: the settings, then one section a concern, in the
+/// order a reader asks (who won, against whom, was it fair, why it ended).
 pub fn render(h: &ReportHeader, t: &Tally) -> String {
     let mut s = String::new();
+    write_settings(&mut s, h, t);
+    write_standings(&mut s, t);
+    write_pairings(&mut s, t);
+    write_crosstable(&mut s, t);
+    write_sprt(&mut s, h, t);
+    write_times(&mut s, t);
+    write_endings(&mut s, t);
+    write_failures(&mut s, t);
+    s
+}
+
+/// The head of the report: what was played, how much, and by whom.
+fn write_settings(s: &mut String, h: &ReportHeader, t: &Tally) {
     let opts: Vec<String> = h.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let _ = writeln!(s, "# kete-arena report\n");
     let _ = writeln!(s, "- variant: {} ({})", h.variant, opts.join(", "));
@@ -219,7 +233,10 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
     for e in &h.engines {
         let _ = writeln!(s, "- engine {e}");
     }
+}
 
+/// Every engine's result against the field, best score first.
+fn write_standings(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## Standings\n");
     let _ = writeln!(
         s,
@@ -259,7 +276,10 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             pct(stats::los(w))
         );
     }
+}
 
+/// Each pairing's games and game pairs, from its first engine's side.
+fn write_pairings(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## Pairings\n");
     let _ = writeln!(
         s,
@@ -291,7 +311,10 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             p.penta
         );
     }
+}
 
+/// Points of each engine against each other one, a row an engine.
+fn write_crosstable(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## Crosstable\n");
     let _ = writeln!(s, "Points of the row engine against the column engine.\n");
     let _ = write!(s, "| |");
@@ -306,40 +329,52 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
     for (r, rn) in t.names.iter().enumerate() {
         let _ = write!(s, "| {rn} |");
         for c in 0..t.names.len() {
-            let cell = if r == c {
-                "—".to_string()
-            } else {
-                t.pairings
-                    .iter()
-                    .find(|p| (p.a, p.b) == (r, c) || (p.a, p.b) == (c, r))
-                    .filter(|p| p.wdl.games() > 0)
-                    .map_or(String::new(), |p| {
-                        let w = if p.a == r { p.wdl } else { p.wdl.flipped() };
-                        format!("{}/{}", w.points(), w.games())
-                    })
-            };
-            let _ = write!(s, " {cell} |");
+            let _ = write!(s, " {} |", crosstable_cell(t, r, c));
         }
         s.push('\n');
     }
+}
 
-    if let Some(sprt) = &h.sprt
-        && let Some((llr, state)) = t.sprt(sprt)
-    {
-        let (lo, hi) = sprt.bounds();
-        let verdict = match state {
-            SprtState::Continue => "no decision yet",
-            SprtState::AcceptH0 => "H0 accepted (lower bound crossed)",
-            SprtState::AcceptH1 => "H1 accepted (upper bound crossed)",
-        };
-        let _ = writeln!(s, "\n## SPRT\n");
-        let _ = writeln!(
-            s,
-            "elo0 = {}, elo1 = {}, alpha = {}, beta = {} (logistic Elo, pentanomial): LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}.",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        );
+/// The points of engine `r` against engine `c` (`—` on the diagonal, empty
+/// when they met in no game).
+fn crosstable_cell(t: &Tally, r: usize, c: usize) -> String {
+    if r == c {
+        return "—".to_string();
     }
+    t.pairings
+        .iter()
+        .find(|p| (p.a, p.b) == (r, c) || (p.a, p.b) == (c, r))
+        .filter(|p| p.wdl.games() > 0)
+        .map_or(String::new(), |p| {
+            let w = if p.a == r { p.wdl } else { p.wdl.flipped() };
+            format!("{}/{}", w.points(), w.games())
+        })
+}
 
+/// The SPRT's verdict, when the tournament ran one.
+fn write_sprt(s: &mut String, h: &ReportHeader, t: &Tally) {
+    let Some(sprt) = &h.sprt else {
+        return;
+    };
+    let Some((llr, state)) = t.sprt(sprt) else {
+        return;
+    };
+    let (lo, hi) = sprt.bounds();
+    let verdict = match state {
+        SprtState::Continue => "no decision yet",
+        SprtState::AcceptH0 => "H0 accepted (lower bound crossed)",
+        SprtState::AcceptH1 => "H1 accepted (upper bound crossed)",
+    };
+    let _ = writeln!(s, "\n## SPRT\n");
+    let _ = writeln!(
+        s,
+        "elo0 = {}, elo1 = {}, alpha = {}, beta = {} (logistic Elo, pentanomial): LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}.",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    );
+}
+
+/// Each engine's time per move: quantiles, overruns and time losses.
+fn write_times(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## Time per move\n");
     let _ = writeln!(
         s,
@@ -353,15 +388,7 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
     for (e, name) in t.names.iter().enumerate() {
         let mut times = t.times[e].clone();
         times.sort_by(f64::total_cmp);
-        let at = |q: f64| -> String {
-            if times.is_empty() {
-                return "—".into();
-            }
-            // Nearest rank: the smallest time with at least q of the moves
-            // at or below it.
-            let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
-            format!("{:.1}", times[rank - 1])
-        };
+        let at = |q: f64| quantile_text(&times, q);
         let losses = t
             .failures
             .get(&(name.clone(), Termination::Timeout))
@@ -377,7 +404,20 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             t.overruns[e]
         );
     }
+}
 
+/// The `q` quantile of the sorted `times` by nearest rank: the smallest
+/// time with at least `q` of the moves at or below it (`—` for none).
+fn quantile_text(times: &[f64], q: f64) -> String {
+    if times.is_empty() {
+        return "—".into();
+    }
+    let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
+    format!("{:.1}", times[rank - 1])
+}
+
+/// How the games ended: by termination, and why the rules ended them.
+fn write_endings(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## How games ended\n");
     let _ = writeln!(s, "| termination | games |");
     let _ = writeln!(s, "| --- | ---: |");
@@ -392,6 +432,10 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             let _ = writeln!(s, "| {k} | {v} |");
         }
     }
+}
+
+/// The games an engine lost by failing, by engine and reason.
+fn write_failures(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## Failures by reason\n");
     if t.failures.is_empty() {
         let _ = writeln!(s, "None.");
@@ -402,7 +446,6 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
             let _ = writeln!(s, "| {engine} | {} | {v} |", kind.as_str());
         }
     }
-    s
 }
 
 #[cfg(test)]

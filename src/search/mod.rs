@@ -200,6 +200,20 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// How many plies shallower the `k`-th move (from 0) of a node `depth`
+/// deep is searched first: late moves of a well-ordered list rarely
+/// matter, so they are looked at less deeply first. Extra turns are never
+/// reduced.
+#[inline(always)]
+fn late_move_reduction<G: Game>(depth: i32, k: usize, same: bool) -> i32 {
+    let (once, twice) = G::LATE_MOVES;
+    if depth >= 3 && k >= once && !same {
+        1 + (depth >= 6 && k >= twice) as i32
+    } else {
+        0
+    }
+}
+
 struct RootMove<G: Game> {
     mv: G::Move,
     child: G,
@@ -389,41 +403,16 @@ impl<'a, G: Game> Worker<'a, G> {
         score
     }
 
-    fn negamax(&mut self, pos: &G, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.nodes & 255 == 0 {
-            self.check_limits();
-        }
-        if self.interrupted() {
+    /// The score of `pos` for the side to move, searched `depth` plies deep
+    /// in the window `(alpha, beta)`: the leaves and the table first, then
+    /// the moves in order, the result kept in the table.
+    fn negamax(&mut self, pos: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if !self.enter(ply) {
             return 0;
         }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        let side = pos.side_to_move();
-        // A repetition ends the game before anything else, as in GameRecord.
-        if G::CAN_REPEAT
-            && let Some((last, earlier)) = self.path.split_last()
-            && earlier.contains(last)
-            && let Some(o) = pos.repetition_outcome()
-        {
-            return terminal_score(&o, side, ply);
+        if let Some(score) = self.leaf_score(pos, depth, ply) {
+            return score;
         }
-        if ply > 0
-            && let Some(tb) = &self.tablebase
-            && let Some(v) = (tb.0)(pos)
-        {
-            // Exact: no horizon behind it.
-            self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
-            return v;
-        }
-        if depth <= 0 || ply >= MAX_PLY {
-            if let Some(o) = pos.outcome() {
-                return terminal_score(&o, side, ply);
-            }
-            self.horizons += 1;
-            return self.evaluate(pos);
-        }
-
         // Near the leaves a table probe costs a cache miss to save a handful of
         // cheap nodes: measured on the bench, skipping it halves the time.
         let use_tt = depth > 2;
@@ -433,41 +422,165 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             None
         };
-        let pv_node = beta - alpha > 1;
-        if let Some(e) = entry
-            && !pv_node
-            && e.depth as i32 >= depth
-        {
-            let s = from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if usable {
-                if !e.proven {
-                    self.horizons += 1;
-                }
-                return s;
-            }
+        if let Some(score) = self.tt_cutoff(entry, depth, ply, alpha, beta) {
+            return score;
         }
-
         // Inside the tree the move list tells whether the game is over (it is
         // empty exactly then), which spares a second look at the rules.
+        let moves = match self.node_moves(pos, ply) {
+            Ok(moves) => moves,
+            Err(score) => return score,
+        };
+        let mut children = std::mem::take(&mut self.children[ply]);
+        self.order_children(pos, &moves, depth, entry, &mut children);
+        if self.interrupted() {
+            self.buffers[ply] = moves;
+            self.children[ply] = children;
+            return 0;
+        }
+        let horizons0 = self.horizons;
+        let (best, best_index) =
+            self.search_children(pos, &moves, &mut children, depth, ply, alpha, beta);
+        self.buffers[ply] = moves;
+        self.children[ply] = children;
+        if self.interrupted() {
+            return 0;
+        }
+        if use_tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared.tt.store(
+                key,
+                TtEntry {
+                    score: to_tt(best, ply),
+                    depth: depth.min(255) as u8,
+                    bound,
+                    proven: self.horizons == horizons0,
+                    best: Some(best_index),
+                },
+            );
+        }
+        best
+    }
+
+    /// Counts a node at `ply` and looks at the limits now and then; `false`
+    /// when the search is over.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        if self.nodes & 255 == 0 {
+            self.check_limits();
+        }
+        if self.interrupted() {
+            return false;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        true
+    }
+
+    /// The score of a node that is not searched: a repetition, a position
+    /// of the endgame database, or the horizon (a finished game or the
+    /// evaluation).
+    #[inline(always)]
+    fn leaf_score(&mut self, pos: &G, depth: i32, ply: usize) -> Option<i32> {
+        let side = pos.side_to_move();
+        // A repetition ends the game before anything else, as in GameRecord.
+        if G::CAN_REPEAT
+            && let Some((last, earlier)) = self.path.split_last()
+            && earlier.contains(last)
+            && let Some(o) = pos.repetition_outcome()
+        {
+            return Some(terminal_score(&o, side, ply));
+        }
+        if ply > 0
+            && let Some(tb) = &self.tablebase
+            && let Some(v) = (tb.0)(pos)
+        {
+            // Exact: no horizon behind it.
+            self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
+            return Some(v);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            if let Some(o) = pos.outcome() {
+                return Some(terminal_score(&o, side, ply));
+            }
+            self.horizons += 1;
+            return Some(self.evaluate(pos));
+        }
+        None
+    }
+
+    /// The table's score when its entry settles the node: deep enough, and
+    /// exact or a bound outside the window (never at a PV node).
+    #[inline(always)]
+    fn tt_cutoff(
+        &mut self,
+        entry: Option<TtEntry>,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let e = entry?;
+        let pv_node = beta - alpha > 1;
+        if pv_node || (e.depth as i32) < depth {
+            return None;
+        }
+        let s = from_tt(e.score, ply);
+        let usable = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        if !usable {
+            return None;
+        }
+        if !e.proven {
+            self.horizons += 1;
+        }
+        Some(s)
+    }
+
+    /// The legal moves of `pos` in the buffer of `ply`; `Err` with the
+    /// node's score when there are none (the game is over) or the rules
+    /// were interrupted (the buffer is then given back).
+    #[inline(always)]
+    fn node_moves(&mut self, pos: &G, ply: usize) -> Result<Vec<G::Move>, i32> {
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         pos.legal_moves(&mut moves);
         if self.interrupted() {
             self.buffers[ply] = moves;
-            return 0;
+            return Err(0);
         }
         if moves.is_empty() {
             self.buffers[ply] = moves;
-            return match pos.outcome() {
-                Some(o) => terminal_score(&o, side, ply),
+            return Err(match pos.outcome() {
+                Some(o) => terminal_score(&o, pos.side_to_move(), ply),
                 None => self.evaluate(pos),
-            };
+            });
         }
-        let mut children = std::mem::take(&mut self.children[ply]);
+        Ok(moves)
+    }
+
+    /// Plays every move into `children` with its ordering key: the table's
+    /// move first, then extra turns, the evaluation (not near the leaves)
+    /// and the history.
+    #[inline(always)]
+    fn order_children(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        depth: i32,
+        entry: Option<TtEntry>,
+        children: &mut Vec<(G, i32, u8)>,
+    ) {
+        let side = pos.side_to_move();
         children.clear();
         let tt_best = entry.and_then(|e| e.best);
         for (i, &mv) in moves.iter().enumerate() {
@@ -489,14 +602,23 @@ impl<'a, G: Game> Worker<'a, G> {
             };
             children.push((child, order, i as u8));
         }
-        if self.interrupted() {
-            self.buffers[ply] = moves;
-            self.children[ply] = children;
-            return 0;
-        }
+    }
 
-        let alpha0 = alpha;
-        let horizons0 = self.horizons;
+    /// Searches the children best-ordered first until one fails high;
+    /// gives the best score and the index of its move.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_children(
+        &mut self,
+        pos: &G,
+        moves: &[G::Move],
+        children: &mut [(G, i32, u8)],
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, u8) {
+        let side = pos.side_to_move();
         let mut best = -INF;
         let mut best_index = 0u8;
         for k in 0..children.len() {
@@ -509,14 +631,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let new_depth = if same { depth } else { depth - 1 };
             let child = child.clone();
             let index = *index;
-            // Late moves of a well-ordered list rarely matter: look at them
-            // less deeply first. Extra turns are never reduced.
-            let (once, twice) = G::LATE_MOVES;
-            let reduction = if depth >= 3 && k >= once && !same {
-                1 + (depth >= 6 && k >= twice) as i32
-            } else {
-                0
-            };
+            let reduction = late_move_reduction::<G>(depth, k, same);
             let score = self.pvs_child(
                 &child,
                 same,
@@ -536,46 +651,35 @@ impl<'a, G: Game> Worker<'a, G> {
                 if score > alpha {
                     alpha = score;
                     let mv = moves[index as usize];
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if score >= beta {
-                        let slot = Self::history_slot(side, &mv);
-                        self.history[slot] += depth * depth;
-                        if self.history[slot] > 8_000 {
-                            self.history.iter_mut().for_each(|h| *h /= 2);
-                        }
+                        self.reward_history(side, &mv, depth);
                         break;
                     }
                 }
             }
         }
-        self.buffers[ply] = moves;
-        self.children[ply] = children;
-        if self.interrupted() {
-            return 0;
+        (best, best_index)
+    }
+
+    /// The line of `ply`: `mv` and the line below it.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// A move that failed high is tried earlier next time; all the history
+    /// is halved before its values grow out of scale with the evaluation.
+    #[inline(always)]
+    fn reward_history(&mut self, side: Side, mv: &G::Move, depth: i32) {
+        let slot = Self::history_slot(side, mv);
+        self.history[slot] += depth * depth;
+        if self.history[slot] > 8_000 {
+            self.history.iter_mut().for_each(|h| *h /= 2);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        if use_tt {
-            self.shared.tt.store(
-                key,
-                TtEntry {
-                    score: to_tt(best, ply),
-                    depth: depth.min(255) as u8,
-                    bound,
-                    proven: self.horizons == horizons0,
-                    best: Some(best_index),
-                },
-            );
-        }
-        best
     }
 
     /// Searches the root moves `from..` in a window; returns the best score.

@@ -3,12 +3,13 @@
 //! the person types a move or one of a few commands (`help` lists them).
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
 use crate::variant_args::VariantArgs;
-use kete::game::{Game, GameRecord, GameResult, Side, in_move_order};
+use kete::game::{Game, GameRecord, GameResult, Outcome, Side, in_move_order};
 use kete::protocol::text::score_text;
 use kete::search::{self, Limits, Settings, Shared};
 use kete::variants::VariantVisitor;
@@ -109,171 +110,254 @@ impl VariantVisitor for Play<'_> {
     type Output = anyhow::Result<()>;
 
     fn visit<G: Game>(self, rules: G::Rules) -> anyhow::Result<()> {
-        let Play {
-            args,
-            human,
-            input,
-            output: out,
-            echo,
-        } = self;
-        let start = match &args.fen {
+        let start = match &self.args.fen {
             Some(f) => {
                 G::from_notation(&rules, f).map_err(|e| anyhow::anyhow!("bad --fen '{f}': {e}"))?
             }
             None => G::start(&rules),
         };
-        let shared = Shared::new(16);
+        Session::new(self, start).run()
+    }
+}
+
+/// The games of one `kete play`: the person's side, the engine, the game
+/// under way and the moves it went through (for undo).
+struct Session<'a, G: Game> {
+    human: Side,
+    input: &'a mut dyn BufRead,
+    out: &'a mut dyn Write,
+    echo: bool,
+    start: G,
+    shared: Arc<Shared>,
+    limits: Limits,
+    moves: Vec<G::Move>,
+    record: GameRecord<G>,
+    /// The end of the game under way has been said.
+    announced: bool,
+}
+
+impl<'a, G: Game> Session<'a, G> {
+    fn new(play: Play<'a>, start: G) -> Self {
+        let Play {
+            args,
+            human,
+            input,
+            output,
+            echo,
+        } = play;
         let limits = Limits {
             depth: args.movetime.is_none().then_some(args.depth),
             movetime: args.movetime.map(Duration::from_millis),
             ..Limits::default()
         };
-        let think = |record: &GameRecord<G>| {
-            let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
-            shared
-                .stop
-                .store(false, std::sync::atomic::Ordering::Relaxed);
-            search::search(
-                record.position(),
-                &history,
-                &limits,
-                &Settings::default(),
-                &shared,
-                &mut |_| {},
-            )
-        };
-        let mut moves: Vec<G::Move> = Vec::new();
-        let mut record = GameRecord::new(start.clone());
-        let mut announced = false;
-        draw(out, &record)?;
-        let mut line = String::new();
+        Session {
+            human,
+            input,
+            out: output,
+            echo,
+            record: GameRecord::new(start.clone()),
+            start,
+            shared: Shared::new(16),
+            limits,
+            moves: Vec::new(),
+            announced: false,
+        }
+    }
+
+    /// The turns: the engine moves on its own, the person is asked, until
+    /// `quit` or the end of input.
+    fn run(mut self) -> anyhow::Result<()> {
+        draw(self.out, &self.record)?;
         loop {
-            if let Some(o) = record.outcome() {
-                if !announced {
-                    let who = match o.result {
-                        GameResult::P1Win => "South wins",
-                        GameResult::P2Win => "North wins",
-                        GameResult::Draw => "a draw",
-                    };
-                    let you = match o.result.winner() {
-                        Some(s) if s == human => " (you win)",
-                        Some(_) => " (kete wins)",
-                        None => "",
-                    };
-                    let seeds = o
-                        .seeds
-                        .map(|(s, n)| format!(" {s}-{n}"))
-                        .unwrap_or_default();
-                    let why = record
-                        .end_reason()
-                        .map(|r| format!(": {r}"))
-                        .unwrap_or_default();
-                    writeln!(out, "Game over: {who}{seeds}{you}{why}.")?;
-                    writeln!(out, "Type new for another game, undo, fen or quit.")?;
-                    announced = true;
-                }
-            } else if record.position().side_to_move() != human {
-                let r = think(&record);
-                let Some(mv) = r.best else {
-                    anyhow::bail!("the engine found no move in a game that is not over");
-                };
-                writeln!(
-                    out,
-                    "kete plays {} (score {} for kete, depth {})",
-                    record.position().format_move(mv),
-                    score_text(r.score),
-                    r.depth
-                )?;
-                record.play(mv);
-                moves.push(mv);
-                draw(out, &record)?;
+            if let Some(o) = self.record.outcome() {
+                self.announce(o)?;
+            } else if self.record.position().side_to_move() != self.human {
+                self.engine_moves()?;
                 continue;
             }
-            write!(out, "you ({})> ", side_name(human))?;
-            out.flush()?;
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
-                writeln!(out)?;
+            let Some(text) = self.read_command()? else {
+                return Ok(());
+            };
+            if !self.obey(&text)? {
                 return Ok(());
             }
-            let text = line.trim();
-            if echo {
-                writeln!(out, "{text}")?;
-            }
-            match text {
-                "" => {}
-                "quit" | "exit" | "q" => return Ok(()),
-                "help" | "?" => writeln!(out, "{HELP}")?,
-                "fen" => writeln!(out, "{}", record.position().to_notation())?,
-                "moves" => {
-                    let mut legal = Vec::new();
-                    record.legal_moves(&mut legal);
-                    let names: Vec<String> = in_move_order(record.position(), &legal)
-                        .into_iter()
-                        .map(|(_, t)| t)
-                        .collect();
-                    if names.is_empty() {
-                        writeln!(out, "Legal moves: none (the game is over)")?;
-                    } else {
-                        writeln!(out, "Legal moves: {}", names.join(" "))?;
-                    }
+        }
+    }
+
+    /// The engine's search from the position under way.
+    fn think(&self) -> search::SearchResult<G::Move> {
+        let record = &self.record;
+        let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
+        self.shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        search::search(
+            record.position(),
+            &history,
+            &self.limits,
+            &Settings::default(),
+            &self.shared,
+            &mut |_| {},
+        )
+    }
+
+    /// Says once how the game ended, and what the person can do next.
+    fn announce(&mut self, o: Outcome) -> anyhow::Result<()> {
+        if self.announced {
+            return Ok(());
+        }
+        let who = match o.result {
+            GameResult::P1Win => "South wins",
+            GameResult::P2Win => "North wins",
+            GameResult::Draw => "a draw",
+        };
+        let you = match o.result.winner() {
+            Some(s) if s == self.human => " (you win)",
+            Some(_) => " (kete wins)",
+            None => "",
+        };
+        let seeds = o
+            .seeds
+            .map(|(s, n)| format!(" {s}-{n}"))
+            .unwrap_or_default();
+        let why = self
+            .record
+            .end_reason()
+            .map(|r| format!(": {r}"))
+            .unwrap_or_default();
+        writeln!(self.out, "Game over: {who}{seeds}{you}{why}.")?;
+        writeln!(self.out, "Type new for another game, undo, fen or quit.")?;
+        self.announced = true;
+        Ok(())
+    }
+
+    /// The engine's turn: it searches, says its move and plays it.
+    fn engine_moves(&mut self) -> anyhow::Result<()> {
+        let r = self.think();
+        let Some(mv) = r.best else {
+            anyhow::bail!("the engine found no move in a game that is not over");
+        };
+        writeln!(
+            self.out,
+            "kete plays {} (score {} for kete, depth {})",
+            self.record.position().format_move(mv),
+            score_text(r.score),
+            r.depth
+        )?;
+        self.record.play(mv);
+        self.moves.push(mv);
+        draw(self.out, &self.record)?;
+        Ok(())
+    }
+
+    /// Prompts the person and reads a line, written back when `echo`;
+    /// `None` at the end of input.
+    fn read_command(&mut self) -> anyhow::Result<Option<String>> {
+        write!(self.out, "you ({})> ", side_name(self.human))?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            writeln!(self.out)?;
+            return Ok(None);
+        }
+        let text = line.trim().to_string();
+        if self.echo {
+            writeln!(self.out, "{text}")?;
+        }
+        Ok(Some(text))
+    }
+
+    /// Does what the person typed: a command or a move. `false` to quit.
+    fn obey(&mut self, text: &str) -> anyhow::Result<bool> {
+        match text {
+            "" => {}
+            "quit" | "exit" | "q" => return Ok(false),
+            "help" | "?" => writeln!(self.out, "{HELP}")?,
+            "fen" => writeln!(self.out, "{}", self.record.position().to_notation())?,
+            "moves" => self.list_moves()?,
+            "new" => self.new_game()?,
+            "undo" => self.undo()?,
+            "hint" => self.hint()?,
+            _ => match self.record.play_text(text) {
+                Ok(mv) => {
+                    self.moves.push(mv);
+                    draw(self.out, &self.record)?;
                 }
-                "new" => {
-                    moves.clear();
-                    record = GameRecord::new(start.clone());
-                    announced = false;
-                    shared.tt.clear();
-                    writeln!(out, "New game.")?;
-                    draw(out, &record)?;
+                Err(e) => writeln!(self.out, "{e} (type help for the commands)")?,
+            },
+        }
+        Ok(true)
+    }
+
+    /// `moves`: the legal moves in move order.
+    fn list_moves(&mut self) -> anyhow::Result<()> {
+        let mut legal = Vec::new();
+        self.record.legal_moves(&mut legal);
+        let names: Vec<String> = in_move_order(self.record.position(), &legal)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        if names.is_empty() {
+            writeln!(self.out, "Legal moves: none (the game is over)")?;
+        } else {
+            writeln!(self.out, "Legal moves: {}", names.join(" "))?;
+        }
+        Ok(())
+    }
+
+    /// `new`: the start again, with a fresh table.
+    fn new_game(&mut self) -> anyhow::Result<()> {
+        self.moves.clear();
+        self.record = GameRecord::new(self.start.clone());
+        self.announced = false;
+        self.shared.tt.clear();
+        writeln!(self.out, "New game.")?;
+        draw(self.out, &self.record)?;
+        Ok(())
+    }
+
+    /// `undo`: back to the person's previous turn, his last move and every
+    /// engine move after it (Kalah's extra turns too).
+    fn undo(&mut self) -> anyhow::Result<()> {
+        let mut replay = GameRecord::new(self.start.clone());
+        let mut sides = Vec::with_capacity(self.moves.len());
+        for &mv in &self.moves {
+            sides.push(replay.position().side_to_move());
+            replay.play(mv);
+        }
+        match sides.iter().rposition(|&s| s == self.human) {
+            None => writeln!(self.out, "Nothing of yours to take back.")?,
+            Some(k) => {
+                self.moves.truncate(k);
+                self.record = GameRecord::new(self.start.clone());
+                for &mv in &self.moves {
+                    self.record.play(mv);
                 }
-                "undo" => {
-                    // Back to the person's previous turn: his last move and
-                    // every engine move after it (Kalah's extra turns too).
-                    let mut replay = GameRecord::new(start.clone());
-                    let mut sides = Vec::with_capacity(moves.len());
-                    for &mv in &moves {
-                        sides.push(replay.position().side_to_move());
-                        replay.play(mv);
-                    }
-                    match sides.iter().rposition(|&s| s == human) {
-                        None => writeln!(out, "Nothing of yours to take back.")?,
-                        Some(k) => {
-                            moves.truncate(k);
-                            record = GameRecord::new(start.clone());
-                            for &mv in &moves {
-                                record.play(mv);
-                            }
-                            announced = false;
-                            writeln!(out, "Taken back.")?;
-                            draw(out, &record)?;
-                        }
-                    }
-                }
-                "hint" => {
-                    if record.outcome().is_some() {
-                        writeln!(out, "The game is over.")?;
-                    } else {
-                        let r = think(&record);
-                        if let Some(mv) = r.best {
-                            writeln!(
-                                out,
-                                "hint: {} (score {} for you, depth {})",
-                                record.position().format_move(mv),
-                                score_text(r.score),
-                                r.depth
-                            )?;
-                        }
-                    }
-                }
-                _ => match record.play_text(text) {
-                    Ok(mv) => {
-                        moves.push(mv);
-                        draw(out, &record)?;
-                    }
-                    Err(e) => writeln!(out, "{e} (type help for the commands)")?,
-                },
+                self.announced = false;
+                writeln!(self.out, "Taken back.")?;
+                draw(self.out, &self.record)?;
             }
         }
+        Ok(())
+    }
+
+    /// `hint`: the engine's choice for the person, with its score.
+    fn hint(&mut self) -> anyhow::Result<()> {
+        if self.record.outcome().is_some() {
+            writeln!(self.out, "The game is over.")?;
+            return Ok(());
+        }
+        let r = self.think();
+        if let Some(mv) = r.best {
+            writeln!(
+                self.out,
+                "hint: {} (score {} for you, depth {})",
+                self.record.position().format_move(mv),
+                score_text(r.score),
+                r.depth
+            )?;
+        }
+        Ok(())
     }
 }
 

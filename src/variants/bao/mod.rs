@@ -10,6 +10,7 @@
 //! row, the stop/safari choice), so move generation runs every candidate.
 
 mod eval;
+mod laps;
 mod notation;
 mod rules;
 mod sow;

@@ -38,7 +38,31 @@ fn err<T>(msg: String) -> Result<T, NotationError> {
     Err(NotationError(msg))
 }
 
+/// Reads a position token, field by field; an error names the field and
+/// what is wrong with it.
 pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError> {
+    let fields = split_fields(text)?;
+    let pits = parse_board(fields[0])?;
+    let hand = parse_hands([fields[1], fields[2]])?;
+    let owned = parse_nyumba(fields[3])?;
+    let side = parse_side(fields[4])?;
+    let (takasia, clear) = parse_takasia(rules, fields[5], side)?;
+    let mtaji_captured = parse_mtaji_captured(fields[6])?;
+    check_stage(rules, hand, owned, mtaji_captured)?;
+    Ok(Bao {
+        pits,
+        hand,
+        owned,
+        side,
+        takasia,
+        clear,
+        mtaji_captured,
+        rules: *rules,
+    })
+}
+
+/// The token's seven fields, joined by `-` and without spaces.
+fn split_fields(text: &str) -> Result<Vec<&str>, NotationError> {
     let text = text.trim();
     if text.is_empty() {
         return err("empty position".into());
@@ -56,7 +80,12 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
             fields.len()
         ));
     }
-    let rows: Vec<&str> = fields[0].split('/').collect();
+    Ok(fields)
+}
+
+/// Field 1, the board: four rows of eight seed counts, in [`ROWS`] order.
+fn parse_board(field: &str) -> Result<[[u8; 16]; 2], NotationError> {
+    let rows: Vec<&str> = field.split('/').collect();
     if rows.len() != 4 {
         return err(format!(
             "field 1 (the board) has {} rows, expected 4 joined by '/' (b8..b1/a8..a1/A1..A8/B1..B8)",
@@ -73,11 +102,7 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
             ));
         }
         for (v, number) in values.iter().zip(numbers) {
-            let n = v
-                .parse::<u8>()
-                .ok()
-                .filter(|_| v.chars().all(|c| c.is_ascii_digit()));
-            let Some(n) = n else {
+            let Some(n) = seed_count(v) else {
                 return err(format!(
                     "{name}: pit {number} is '{v}', not a number of seeds 0..255"
                 ));
@@ -85,21 +110,33 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
             pits[side.index()][loop_index(row, number)] = n;
         }
     }
+    Ok(pits)
+}
+
+/// A number of seeds 0..255 written in digits only (no sign).
+fn seed_count(v: &str) -> Option<u8> {
+    v.parse::<u8>()
+        .ok()
+        .filter(|_| v.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Fields 2 and 3: the seeds in South's and North's hands.
+fn parse_hands(fields: [&str; 2]) -> Result<[u8; 2], NotationError> {
     let mut hand = [0u8; 2];
     for (i, who) in ["South's", "North's"].iter().enumerate() {
-        let f = fields[1 + i];
-        hand[i] = f
-            .parse::<u8>()
-            .ok()
-            .filter(|_| f.chars().all(|c| c.is_ascii_digit()))
-            .ok_or_else(|| {
-                NotationError(format!(
-                    "field {} ({who} seeds in hand) is '{f}', not a number 0..255",
-                    2 + i
-                ))
-            })?;
+        let f = fields[i];
+        hand[i] = seed_count(f).ok_or_else(|| {
+            NotationError(format!(
+                "field {} ({who} seeds in hand) is '{f}', not a number 0..255",
+                2 + i
+            ))
+        })?;
     }
-    let nyumba = fields[3];
+    Ok(hand)
+}
+
+/// Field 4: whether South and North own their nyumba (`O`) or lost it (`L`).
+fn parse_nyumba(nyumba: &str) -> Result<[bool; 2], NotationError> {
     let mut owned = [false; 2];
     let letters: Vec<char> = nyumba.chars().collect();
     if letters.len() != 2 {
@@ -118,25 +155,29 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
             }
         };
     }
-    let side = match fields[4] {
-        "S" | "s" => Side::South,
-        "N" | "n" => Side::North,
-        f => return err(format!("field 5 (side to move) is '{f}', expected S or N")),
-    };
-    // `<takasia>[:<pit to clear>]`, the second part only under
-    // TakasiaObligation=clear (D4).
-    let (tak_text, clear_text) = match fields[5].split_once(':') {
+    Ok(owned)
+}
+
+/// Field 5: the side to move.
+fn parse_side(field: &str) -> Result<Side, NotationError> {
+    match field {
+        "S" | "s" => Ok(Side::South),
+        "N" | "n" => Ok(Side::North),
+        f => err(format!("field 5 (side to move) is '{f}', expected S or N")),
+    }
+}
+
+/// Field 6, `<takasia>[:<pit to clear>]`: the pit takasia'd for `side`, and
+/// the opponent's pit `side` must capture if it can, the second part only
+/// under TakasiaObligation=clear (D4).
+fn parse_takasia(
+    rules: &BaoRules,
+    field: &str,
+    side: Side,
+) -> Result<(Option<u8>, Option<u8>), NotationError> {
+    let (tak_text, clear_text) = match field.split_once(':') {
         Some((t, c)) => (t, Some(c)),
-        None => (fields[5], None),
-    };
-    let front_pit = |f: &str, owner: Side| -> Option<u8> {
-        let want = if owner == Side::South { 'A' } else { 'a' };
-        let mut cs = f.chars();
-        let (Some(row), Some(num), None) = (cs.next(), cs.next(), cs.next()) else {
-            return None;
-        };
-        let n = num.to_digit(10).filter(|n| (1..=8).contains(n))?;
-        (row == want).then_some(n as u8 - 1)
+        None => (field, None),
     };
     let takasia = match tak_text {
         "x" | "X" => None,
@@ -170,15 +211,40 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
             Some(t)
         }
     };
-    let mtaji_captured = match fields[6] {
-        "0" => false,
-        "1" => true,
-        f => {
-            return err(format!(
-                "field 7 (first mtaji capture made) is '{f}', expected 0 or 1"
-            ));
-        }
+    Ok((takasia, clear))
+}
+
+/// A front pit of `owner` written as row letter and number (`A4`, `a4`):
+/// its index 0..8.
+fn front_pit(f: &str, owner: Side) -> Option<u8> {
+    let want = if owner == Side::South { 'A' } else { 'a' };
+    let mut cs = f.chars();
+    let (Some(row), Some(num), None) = (cs.next(), cs.next(), cs.next()) else {
+        return None;
     };
+    let n = num.to_digit(10).filter(|n| (1..=8).contains(n))?;
+    (row == want).then_some(n as u8 - 1)
+}
+
+/// Field 7: whether the first mtaji capture has been made.
+fn parse_mtaji_captured(field: &str) -> Result<bool, NotationError> {
+    match field {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        f => err(format!(
+            "field 7 (first mtaji capture made) is '{f}', expected 0 or 1"
+        )),
+    }
+}
+
+/// The fields that must agree: no nyumba after the first mtaji capture,
+/// and Kujifunza has neither seeds in hand nor a nyumba.
+fn check_stage(
+    rules: &BaoRules,
+    hand: [u8; 2],
+    owned: [bool; 2],
+    mtaji_captured: bool,
+) -> Result<(), NotationError> {
     if mtaji_captured && owned.iter().any(|&o| o) {
         return err(
             "field 4 (nyumba): after the first mtaji capture (field 7 = 1) no nyumba is owned"
@@ -193,16 +259,7 @@ pub fn parse_position(rules: &BaoRules, text: &str) -> Result<Bao, NotationError
             return err("Bao la Kujifunza has no nyumba (field 4 must be LL)".into());
         }
     }
-    Ok(Bao {
-        pits,
-        hand,
-        owned,
-        side,
-        takasia,
-        clear,
-        mtaji_captured,
-        rules: *rules,
-    })
+    Ok(())
 }
 
 pub fn format_position(pos: &Bao) -> String {

@@ -1,14 +1,13 @@
 //! Playing a whole Bao move lap by lap, and the move generator built on it.
 
+use super::laps::{BaoLap, DOOMED, Quiet, bit, quiet_fits, relay_quietly};
+use super::laps::{LAP_CAPTURING, LAP_CW, LAP_FROM_NYUMBA, LAP_MTAJI_CAPTURED};
+use super::laps::{LAP_OWNED_OTHER, LAP_OWNED_SELF};
 use super::rules::{Dormant, FrontRow, MtajiTakasaNyumba, SingletonRule, TakasiaCheck};
 use super::rules::{TakasiaNyumbaLap, TakasiaObligation, TakasiaSingleton};
-use super::{Bao, BaoMove, NYUMBA};
+use super::{Bao, BaoMove, BaoRules, NYUMBA};
 use crate::game::TraceStep;
-use crate::variants::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
-use std::sync::LazyLock;
-
-static DOOMED: DoomedTable<BaoLap> = LazyLock::new(Doomed::new);
-static QUIET_DOOMED: DoomedTable<QuietLap> = LazyLock::new(Doomed::new);
+use crate::variants::cycle::{self, CycleCheck};
 
 /// Why a candidate move is not legal although it starts correctly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,280 +164,436 @@ fn sow_from<T: Tracer>(
     at
 }
 
-/// How [`relay_quietly`] left the move.
-enum Quiet {
-    /// The front row is empty or the last lap ended in an empty pit: the
-    /// caller judges the state reached.
-    Stopped,
-    NeverEnds,
-    Interrupted,
+/// How a lap left the move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lap {
+    /// The move goes on: the seeds of the last pit are sown next.
+    On,
+    /// The move ends where the rules say (an empty pit, a stop).
+    Ends,
+    /// The game is over in the middle of the move: a front row is empty.
+    Over,
 }
 
-/// A state of a quiet relay (see [`relay_quietly`]), seen from the pit being
-/// sown from: byte `j` of `ring` is the pit `j` steps ahead of it in the
-/// direction of sowing. `front` is where the mover's front row starts in that
-/// frame, or 16 while the move has never had eight empty pits in a row.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct QuietLap {
-    ring: u128,
-    front: u8,
-}
-
-impl LapState for QuietLap {
-    /// One multiply: computed every lap of a long move. The top bits of a
-    /// product with an odd constant depend on every bit of the other factor.
-    #[inline]
-    fn digest(&self) -> u64 {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let (lo, hi) = (self.ring as u64, (self.ring >> 64) as u64);
-        (lo ^ hi.rotate_left(29) ^ (self.front as u64) << 59).wrapping_mul(K)
-    }
-}
-
-/// One byte set to 1 in each pit of a packed ring.
-const ONES: u128 = u128::MAX / 255;
-
-/// What a lap from a pit of `n` seeds adds to a ring seen from that pit:
-/// `n` taken from byte 0, `n / 16` to every pit, one more to each of the
-/// `n % 16` pits after it. Wrapping: the borrow from byte 0 is paid back by
-/// the carries of the adds, since no pit ends below zero.
-const LAP: [u128; 65] = {
-    let mut t = [0u128; 65];
-    let mut n = 0;
-    while n <= 64 {
-        let (full, rest) = (n / 16, n % 16);
-        let mut add = ONES * full as u128;
-        if rest > 0 {
-            add += (ONES >> (8 * (16 - rest))) << 8;
-        }
-        t[n] = add.wrapping_sub(n as u128);
-        n += 1;
-    }
-    t
-};
-
-/// Whether [`relay_quietly`] can take a loop: its packing counts on the 64
-/// seeds of a real game (a position token may say more; such a loop is left
-/// to the general lap).
-fn quiet_fits(row: &[u8; 16]) -> bool {
-    row.iter().map(|&v| v as u32).sum::<u32>() <= 64
-}
-
-/// Whether some eight pits in a row (round the loop) are all empty. No pit
-/// holds more than the 64 seeds of the game, so adding 0x7F to a byte sets
-/// its top bit exactly when it is not empty, and never carries.
-#[inline]
-fn eight_empty_in_a_row(ring: u128) -> bool {
-    const TOP: u128 = ONES << 7;
-    let empty = ((ring + ONES * 0x7F) & TOP) ^ TOP;
-    // Most states of a long move have fewer than eight empty pits at all:
-    // count them (a multiply sums the bytes into the top one).
-    let count = |w: u64| (w >> 7).wrapping_mul(ONES as u64) >> 56;
-    if count(empty as u64) + count((empty >> 64) as u64) < 8 {
-        return false;
-    }
-    let two = empty & empty.rotate_right(8);
-    let four = two & two.rotate_right(16);
-    four & four.rotate_right(32) != 0
-}
-
-/// Sows the laps of a move that can no longer capture and where neither a
-/// nyumba nor a takasia plays a part, until the front row is empty or a lap
-/// ends in an empty pit (left for the caller to judge), or until the move is
-/// known never to end.
-///
-/// Such laps are all that long cycles are made of, and nothing in them
-/// depends on where the pits are except the end by an empty front row. So
-/// the loop is seen from the pit being sown from, in the direction of
-/// sowing (a byte a pit in one `u128`; a lap is a masked add and a rotation),
-/// and a state that comes back there *rotated* or *mirrored* is already a
-/// repeat: the future of the moved state is the moved future of the first.
-/// That finds cycles up to 16 times sooner and lets moves of different
-/// pits, directions and positions share their doomed states. The one rule
-/// that looks at positions, the empty front row, needs eight empty pits in
-/// a row; while no state of the move has had them, the rotated futures are
-/// as good as the real one. From the first state that has them on, the
-/// states also say where the front row is, which makes them exact in the
-/// fixed frame; the marks of the rotation-blind part are then dropped.
-#[inline(never)]
-fn relay_quietly(
-    row: &mut [u8; 16],
-    at: &mut usize,
+/// A move under way: the board and all else a lap may change, and the
+/// move's fixed data. [`Bao::run_with`] plays it; each method is one rule.
+/// The methods are all inlined into it: playing moves out is the engine's
+/// hot loop (the move generator plays every candidate), and inlined, the
+/// fields live in registers as the locals of one function would.
+struct Sowing {
+    /// The mover's index, and the opponent's.
+    s: usize,
+    o: usize,
+    /// The move is played from the hand (namua stage).
+    namua: bool,
+    /// The player asked for the safari.
+    safari: bool,
+    rules: BaoRules,
+    /// The mover's takasia'd pit.
+    blocked: Option<usize>,
+    pits: [[u8; 16]; 2],
+    hand: [u8; 2],
+    owned: [bool; 2],
+    /// The first mtaji capture has been made.
+    mtaji_captured: bool,
+    /// The direction of sowing.
     cw: bool,
-    outer: &mut CycleCheck<BaoLap>,
-) -> Quiet {
-    let from = *at;
-    // The absolute pit `j` steps ahead of the pit sown from, `moved` steps
-    // after `from`.
-    let pit = |moved: usize, j: usize| {
-        let ahead = (moved & 15) + j;
-        if cw {
-            (from + ahead) & 15
-        } else {
-            (from + 32 - ahead) & 15
-        }
-    };
-    let mut ring = 0u128;
-    for j in 0..16 {
-        ring |= (row[pit(0, j)] as u128) << (8 * j);
-    }
-    // Where the front row (pits 0..8) starts in the moving frame, `moved`
-    // being 0: the front pit met first in the direction of sowing.
-    let front0 = if cw {
-        (16 - from) & 15
-    } else {
-        (from + 9) & 15
-    };
-    let mut moved = 0usize;
-    let mut clean = true;
-    let mut check = CycleCheck::with_table(&QUIET_DOOMED);
-    let front = |moved: usize| (front0 + 16 - (moved & 15)) & 15;
-    let verdict = loop {
-        if clean && eight_empty_in_a_row(ring) {
-            clean = false;
-            check.taint();
-        }
-        if !clean && ring.rotate_right(8 * front(moved) as u32) as u64 == 0 {
-            break Quiet::Stopped;
-        }
-        let n = ring as u8;
-        if n == 1 {
-            break Quiet::Stopped;
-        }
-        // A lone front kichwa about to be sown toward the back row is the
-        // general loop's to judge (D9). In the moving frame it is a pit whose
-        // seven pits behind are empty; the rule looks at where the pits are,
-        // so such states leave the rotation-blind part first.
-        if ring >> 72 == 0 {
-            if clean {
-                clean = false;
-                check.taint();
-            }
-            let a = pit(moved, 0);
-            if a == 0 && !cw || a == 7 && cw {
-                break Quiet::Stopped;
-            }
-        }
-        let state = || QuietLap {
-            ring,
-            front: if clean { 16 } else { front(moved) as u8 },
-        };
-        if check.repeats(state) {
-            break if check.interrupted() {
-                Quiet::Interrupted
+    /// The pit where the last lap ended.
+    at: usize,
+    /// The move may still capture.
+    capturing: bool,
+    /// The last lap was sown from the nyumba (D6).
+    from_nyumba: bool,
+    /// The last lap is the first of a mtaji move (it decides whether the
+    /// move captures at all).
+    first_mtaji_lap: bool,
+    /// A lap ended in the functional nyumba of a capturing move: the player
+    /// had the stop/safari choice.
+    choice: bool,
+    /// The pit of the opponent's front row taken by the first capture.
+    first_target: Option<u8>,
+}
+
+/// The kichwa (loop index 0 or 7) from which the seeds captured at front
+/// pit `front` are sown: in a kimbi the kichwa of that side, in the middle
+/// columns the one from which the sowing goes on `cw` (on a namua move's
+/// first capture, the direction the player chose).
+#[inline(always)]
+fn capture_kichwa(front: usize, cw: bool) -> usize {
+    match front {
+        0 | 1 => 0,
+        6 | 7 => 7,
+        _ => {
+            if cw {
+                0
             } else {
-                Quiet::NeverEnds
-            };
-        }
-        // The lap is one add; with whole rounds only (`rest` 0) the last
-        // seed fell back into the pit sown from, which stays in front.
-        let rest = n as u32 % 16;
-        ring = ring.wrapping_add(LAP[n as usize]).rotate_right(8 * rest);
-        moved += rest as usize;
-    };
-    outer.add_laps(check.laps());
-    for j in 0..16 {
-        row[pit(moved, j)] = (ring >> (8 * j)) as u8;
-    }
-    *at = pit(moved, 0);
-    verdict
-}
-
-/// The in-move state at a lap's end: everything the rest of the move depends
-/// on, the move's fixed data included so that states of different moves can
-/// be compared (see [`crate::variants::cycle`]). Packed in whole words: it is
-/// built, compared and digested every lap of a long move.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct BaoLap {
-    /// The mover's loop, then the opponent's (all zero when the move no
-    /// longer captures), each as two little-endian words: indices 0..8 and
-    /// 8..16.
-    words: [u64; 4],
-    /// The current pit (bits 0..8), the direction and the flags (see the
-    /// `LAP_` constants), the takasia'd pit plus one (bits 16..24, 0 if
-    /// none) and, from bit 32, stage, safari and rule options.
-    flags: u64,
-}
-
-const LAP_CW: u64 = 1 << 8;
-const LAP_OWNED_SELF: u64 = 1 << 9;
-const LAP_OWNED_OTHER: u64 = 1 << 10;
-const LAP_CAPTURING: u64 = 1 << 11;
-const LAP_FROM_NYUMBA: u64 = 1 << 12;
-const LAP_MTAJI_CAPTURED: u64 = 1 << 13;
-/// The fields of `flags` that the mirror changes: pit, direction, takasia.
-const LAP_MIRRORED: u64 = 0xFF | LAP_CW | 0xFF << 16;
-
-fn bit(on: bool, flag: u64) -> u64 {
-    if on { flag } else { 0 }
-}
-
-impl BaoLap {
-    /// The mirror image, left and right swapped. Loop index `i` goes to
-    /// `(7 - i) mod 16`, which reverses each half of the loop: a byte swap
-    /// of each word. The takasia'd front pit `t` goes to `7 - t`.
-    fn mirror(&self) -> BaoLap {
-        let f = self.flags;
-        let at = (7 + 16 - (f & 0xFF)) & 15;
-        let blocked = (f >> 16) & 0xFF;
-        let blocked = if blocked == 0 { 0 } else { 9 - blocked };
-        BaoLap {
-            words: self.words.map(u64::swap_bytes),
-            flags: (f & !LAP_MIRRORED) | at | (!f & LAP_CW) | blocked << 16,
-        }
-    }
-
-    /// Only the nyumba (front pit 5, whose mirror is pit 4) breaks the
-    /// board's left-right symmetry; every other rule is symmetric.
-    fn symmetric(&self) -> bool {
-        self.flags & (LAP_OWNED_SELF | LAP_OWNED_OTHER) == 0
-    }
-
-    fn raw_digest(&self) -> u64 {
-        let [a, b, c, d] = self.words;
-        fold(a, b, c, d, self.flags)
-    }
-}
-
-/// One mix over all the words: the digest is computed every lap of a long
-/// move, and a chain of mixes would cost more than the lap.
-#[inline]
-fn fold(a: u64, b: u64, c: u64, d: u64, rest: u64) -> u64 {
-    const K: u64 = 0xD6E8_FEB8_6659_FD93;
-    let them = (c ^ d.rotate_left(32)).wrapping_mul(K);
-    cycle::mix(a ^ b.rotate_left(32) ^ them ^ rest.wrapping_mul(K).rotate_left(17))
-}
-
-impl LapState for BaoLap {
-    #[inline]
-    fn digest(&self) -> u64 {
-        if !self.symmetric() {
-            return self.raw_digest();
-        }
-        // Built from parts that the mirror leaves alone: each word or its
-        // byte swap, whichever is smaller; the pit paired with `at`; the
-        // direction relative to that pairing (`at` and its mirror always
-        // differ, and the mirror flips both); the takasia'd pit likewise.
-        let [a, b, c, d] = self.words.map(|w| w.min(w.swap_bytes()));
-        let f = self.flags;
-        let at = f & 0xFF;
-        let twin = (7 + 16 - at) & 15;
-        let blocked = (f >> 16) & 0xFF;
-        let rest = (f & !LAP_MIRRORED)
-            | at.min(twin)
-            | (((at < twin) ^ (f & LAP_CW != 0)) as u64) << 8
-            | blocked.min(9 - blocked) << 16;
-        fold(a, b, c, d, rest)
-    }
-
-    fn canonical(&self) -> BaoLap {
-        if self.symmetric() {
-            let m = self.mirror();
-            if m.raw_digest() < self.raw_digest() {
-                return m;
+                7
             }
         }
-        self.clone()
+    }
+}
+
+impl Sowing {
+    /// The move `mv` of `pos`, before its first seed is sown.
+    #[inline(always)]
+    fn new(pos: &Bao, mv: BaoMove) -> Sowing {
+        let s = pos.side.index();
+        Sowing {
+            s,
+            o: 1 - s,
+            namua: pos.namua(),
+            safari: mv.safari,
+            rules: pos.rules,
+            blocked: pos.takasia.map(|t| t as usize),
+            pits: pos.pits,
+            hand: pos.hand,
+            owned: pos.owned,
+            mtaji_captured: pos.mtaji_captured,
+            cw: mv.cw,
+            at: mv.pit as usize,
+            capturing: false,
+            from_nyumba: false,
+            first_mtaji_lap: false,
+            choice: false,
+            first_target: None,
+        }
+    }
+
+    /// Whether `side`'s front row is empty.
+    #[inline(always)]
+    fn front_empty(&self, side: usize) -> bool {
+        self.pits[side][..8].iter().all(|&v| v == 0)
+    }
+
+    /// The first lap of a namua move: a seed from the hand into front pit
+    /// `pit`, then a capture if the pit across is occupied, else a takasa.
+    #[inline(always)]
+    fn namua_first_lap<T: Tracer>(
+        &mut self,
+        pos: &Bao,
+        pit: usize,
+        t: &mut T,
+    ) -> Result<Lap, Refusal> {
+        let s = self.s;
+        self.hand[s] -= 1;
+        self.pits[s][pit] += 1;
+        if T::ON {
+            t.step(TraceStep::Lift {
+                cell: hand_cell(s),
+                seeds: 1,
+            });
+            t.step(TraceStep::Drop { cell: cell(s, pit) });
+        }
+        if self.pits[self.o][7 - pit] > 0 {
+            self.capturing = true;
+            self.first_target = Some((7 - pit) as u8);
+            return Ok(self.capture(pit, t));
+        }
+        self.namua_takasa(pos.nyumba_functional(pos.side), pit, t)
+    }
+
+    /// A namua takasa from front pit `pit`: all its seeds are sown, except
+    /// from the `functional` nyumba, which pays its tax of two and stays.
+    #[inline(always)]
+    fn namua_takasa<T: Tracer>(
+        &mut self,
+        functional: bool,
+        pit: usize,
+        t: &mut T,
+    ) -> Result<Lap, Refusal> {
+        let s = self.s;
+        self.capturing = false;
+        let n = if pit == NYUMBA && functional {
+            // The tax: two seeds leave, the nyumba stays.
+            self.pits[s][pit] -= 2;
+            t.note(|| "the nyumba pays its tax: two seeds are sown".to_string());
+            2
+        } else {
+            self.take_all(pit)
+        };
+        lift(t, s, pit, n);
+        self.sow_on(pit, n, true, t)?;
+        Ok(Lap::On)
+    }
+
+    /// The first lap of a mtaji move: all the seeds of `pit`. One of 16 or
+    /// more seeds never captures; whether a shorter one does is judged
+    /// where it ends.
+    #[inline(always)]
+    fn mtaji_first_lap<T: Tracer>(&mut self, pit: usize, t: &mut T) -> Result<Lap, Refusal> {
+        let n = self.take_all(pit);
+        self.capturing = n <= 15;
+        self.first_mtaji_lap = true;
+        lift(t, self.s, pit, n);
+        // Such a first lap cannot capture: it ends in an empty front
+        // pit or in the back row, so it is a takasa.
+        self.sow_on(pit, n, true, t)?;
+        Ok(Lap::On)
+    }
+
+    /// The laps after the first, until the move ends or the game is over;
+    /// refused when a state inside the move repeats (D7).
+    #[inline(always)]
+    fn relay_laps<T: Tracer>(
+        &mut self,
+        check: &mut CycleCheck<BaoLap>,
+        t: &mut T,
+    ) -> Result<Lap, Refusal> {
+        let fixed = self.fixed_flags();
+        loop {
+            // Ordinary moves end long before the quiet laps are over and
+            // never come here.
+            // A traced move shows every lap, so it takes none of them whole.
+            if !T::ON && check.laps() >= cycle::QUIET_LAPS && self.quiet() {
+                match relay_quietly(&mut self.pits[self.s], &mut self.at, self.cw, check) {
+                    Quiet::Stopped => {}
+                    Quiet::NeverEnds => return Err(Refusal::NeverEnds),
+                    Quiet::Interrupted => return Err(Refusal::Interrupted),
+                }
+            }
+            let lap = self.lap_end(t)?;
+            if lap != Lap::On {
+                return Ok(lap);
+            }
+            if check.repeats(|| self.lap_state(fixed)) {
+                return Err(if check.interrupted() {
+                    Refusal::Interrupted
+                } else {
+                    Refusal::NeverEnds
+                });
+            }
+        }
+    }
+
+    /// Whether the laps to come can be left to [`relay_quietly`]: the move
+    /// no longer captures and neither a nyumba nor a takasia plays a part.
+    #[inline(always)]
+    fn quiet(&self) -> bool {
+        !self.capturing
+            && !self.first_mtaji_lap
+            && !self.owned[self.s]
+            && !self.from_nyumba
+            && self.blocked.is_none()
+            && quiet_fits(&self.pits[self.s])
+    }
+
+    /// Judges where the last lap ended and plays what follows: the game
+    /// over, the end of the move, a capture, a stop, or a relay.
+    #[inline(always)]
+    fn lap_end<T: Tracer>(&mut self, t: &mut T) -> Result<Lap, Refusal> {
+        if self.front_empty(self.s) {
+            return self.own_front_row_emptied(t);
+        }
+        let at = self.at;
+        if self.pits[self.s][at] == 1 {
+            return Ok(Lap::Ends);
+        }
+        if self.captures_at(at) {
+            return Ok(self.capture(at, t));
+        }
+        if self.nyumba_stops(t) || self.takasia_stops(t) {
+            return Ok(Lap::Ends);
+        }
+        self.relay(t)?;
+        Ok(Lap::On)
+    }
+
+    /// The mover's front row is empty at a lap's end: a takasa may not do
+    /// that (D9 `never-empty`); otherwise the mover has lost.
+    #[inline(always)]
+    fn own_front_row_emptied<T: Tracer>(&self, t: &mut T) -> Result<Lap, Refusal> {
+        // A first mtaji lap ending in the back row captures nothing.
+        let takasa = !self.capturing || self.first_mtaji_lap;
+        if takasa && self.rules.front_row == FrontRow::NeverEmpty {
+            return Err(Refusal::EmptiesFrontRow);
+        }
+        // Donkers 1.2: the game ends at once, and the mover has lost.
+        t.note(|| "the mover's front row is empty".to_string());
+        Ok(Lap::Over)
+    }
+
+    /// Whether the lap that ended in the occupied pit `at` captures: the
+    /// move still may, and `at` is a front pit facing an occupied one. The
+    /// first lap of a mtaji move decides here whether the move captures at
+    /// all.
+    #[inline(always)]
+    fn captures_at(&mut self, at: usize) -> bool {
+        let can_capture = self.capturing && at < 8 && self.pits[self.o][7 - at] > 0;
+        if self.first_mtaji_lap {
+            self.first_mtaji_lap = false;
+            self.capturing = can_capture;
+            if can_capture {
+                self.first_target = Some((7 - at) as u8);
+            }
+        }
+        can_capture
+    }
+
+    /// Captures the opponent's pit facing front pit `front` and sows its
+    /// seeds from a kichwa toward the centre, where the move goes on; the
+    /// game is over if that emptied his front row.
+    #[inline(always)]
+    fn capture<T: Tracer>(&mut self, front: usize, t: &mut T) -> Lap {
+        let (s, o) = (self.s, self.o);
+        let n = self.take_captured(front);
+        t.note(|| format!("captures {n} seeds, sown from a kichwa"));
+        lift(t, o, 7 - front, n);
+        let kichwa = capture_kichwa(front, self.cw);
+        self.cw = kichwa == 0;
+        self.from_nyumba = false;
+        self.at = sow_from(&mut self.pits[s], kichwa, n, self.cw, t, s);
+        if self.front_empty(o) {
+            // The captured seeds are still sown; then the game is over.
+            Lap::Over
+        } else {
+            Lap::On
+        }
+    }
+
+    /// Empties the opponent's pit facing front pit `front` and gives its
+    /// seeds. Captured, his nyumba is lost; a capture in mtaji also ends
+    /// the nyumba privileges of both players.
+    #[inline(always)]
+    fn take_captured(&mut self, front: usize) -> usize {
+        let (o, target) = (self.o, 7 - front);
+        let n = self.pits[o][target] as usize;
+        self.pits[o][target] = 0;
+        if target == NYUMBA {
+            self.owned[o] = false;
+        }
+        if !self.namua {
+            self.mtaji_captured = true;
+            self.owned = [false, false];
+        }
+        n
+    }
+
+    /// Whether the lap stops in the mover's functional nyumba: a takasa in
+    /// namua (in mtaji under `MtajiTakasaNyumba=stop`) stops there; a
+    /// capturing move offers the stop or the safari, and stops unless the
+    /// safari was asked for.
+    #[inline(always)]
+    fn nyumba_stops<T: Tracer>(&mut self, t: &mut T) -> bool {
+        let s = self.s;
+        let functional = self.owned[s] && !self.mtaji_captured && self.pits[s][NYUMBA] >= 6;
+        if self.at != NYUMBA || !functional {
+            return false;
+        }
+        if self.capturing {
+            self.choice = true;
+            if !self.safari {
+                t.note(|| "the move stops in the nyumba".to_string());
+                return true;
+            }
+            t.note(|| "safari: the nyumba is emptied and sown".to_string());
+            false
+        } else if self.namua || self.rules.mtaji_takasa_nyumba == MtajiTakasaNyumba::Stop {
+            t.note(|| "the move stops in the nyumba".to_string());
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether the lap stops in the mover's takasia'd pit, unless it is the
+    /// first lap from his nyumba under `TakasiaNyumbaLap=continues` (D6).
+    #[inline(always)]
+    fn takasia_stops<T: Tracer>(&self, t: &mut T) -> bool {
+        let through =
+            self.from_nyumba && self.rules.takasia_nyumba_lap == TakasiaNyumbaLap::Continues;
+        if Some(self.at) != self.blocked || through {
+            return false;
+        }
+        t.note(|| "the move stops in the takasia'd pit".to_string());
+        true
+    }
+
+    /// Relay: the seeds of the pit where the lap ended are lifted and sown
+    /// on in the same direction.
+    #[inline(always)]
+    fn relay<T: Tracer>(&mut self, t: &mut T) -> Result<(), Refusal> {
+        let at = self.at;
+        let n = self.take_all(at);
+        t.note(|| "relay: the seeds of the last pit are sown on".to_string());
+        lift(t, self.s, at, n);
+        self.sow_on(at, n, !self.capturing, t)
+    }
+
+    /// Lifts all the seeds of the mover's pit `pit`. Lifted from the owned
+    /// nyumba, they lose it, and the lap is sown from the nyumba.
+    #[inline(always)]
+    fn take_all(&mut self, pit: usize) -> usize {
+        let s = self.s;
+        let n = self.pits[s][pit] as usize;
+        self.pits[s][pit] = 0;
+        self.from_nyumba = pit == NYUMBA && self.owned[s];
+        if self.from_nyumba {
+            self.owned[s] = false;
+        }
+        n
+    }
+
+    /// Sows `n` seeds lifted from `from` on from the next pit. A `takasa`
+    /// lap is refused under D9 `never-empty` when the lift has left the
+    /// front row empty with the next seed going to the back row.
+    #[inline(always)]
+    fn sow_on<T: Tracer>(
+        &mut self,
+        from: usize,
+        n: usize,
+        takasa: bool,
+        t: &mut T,
+    ) -> Result<(), Refusal> {
+        let (s, cw) = (self.s, self.cw);
+        if takasa
+            && self.rules.front_row == FrontRow::NeverEmpty
+            && lifts_front_row_empty(&self.pits[s], from, cw)
+        {
+            return Err(Refusal::EmptiesFrontRow);
+        }
+        self.at = sow_from(&mut self.pits[s], step(from, cw), n, cw, t, s);
+        Ok(())
+    }
+
+    /// The parts of the in-move state the move fixes (see [`BaoLap`]):
+    /// stage, safari, rule options and the takasia'd pit.
+    #[inline(always)]
+    fn fixed_flags(&self) -> u64 {
+        ((self.namua as u64) | (self.safari as u64) << 1 | self.rules.code() << 2) << 32
+            | self.blocked.map_or(0, |t| t as u64 + 1) << 16
+    }
+
+    /// The in-move state at this lap's end, `fixed` from
+    /// [`Sowing::fixed_flags`]. Without captures the rest of the move never
+    /// looks at the opponent's row: positions that differ only there run
+    /// into the same cycle, and should be recognised as doing so.
+    #[inline(always)]
+    fn lap_state(&self, fixed: u64) -> BaoLap {
+        let (s, o) = (self.s, self.o);
+        let word = |row: &[u8; 16], half: usize| {
+            u64::from_le_bytes(row[8 * half..8 * half + 8].try_into().unwrap())
+        };
+        let b = &self.pits;
+        BaoLap {
+            words: if self.capturing {
+                [
+                    word(&b[s], 0),
+                    word(&b[s], 1),
+                    word(&b[o], 0),
+                    word(&b[o], 1),
+                ]
+            } else {
+                [word(&b[s], 0), word(&b[s], 1), 0, 0]
+            },
+            flags: fixed
+                | self.at as u64
+                | bit(self.cw, LAP_CW)
+                | bit(self.owned[s], LAP_OWNED_SELF)
+                | bit(self.capturing && self.owned[o], LAP_OWNED_OTHER)
+                | bit(self.capturing, LAP_CAPTURING)
+                | bit(self.from_nyumba, LAP_FROM_NYUMBA)
+                | bit(self.mtaji_captured, LAP_MTAJI_CAPTURED),
+        }
     }
 }
 
@@ -462,6 +617,8 @@ impl Bao {
         (r, check.laps())
     }
 
+    /// Plays `mv` lap by lap: the first lap, then relays and captures until
+    /// the move ends, the game is over, or a rule refuses the move.
     #[inline(always)]
     fn run_with<T: Tracer>(
         &self,
@@ -469,311 +626,82 @@ impl Bao {
         check: &mut CycleCheck<BaoLap>,
         t: &mut T,
     ) -> Result<Run, Refusal> {
-        let s = self.side.index();
-        let o = 1 - s;
-        let r = self.rules;
-        let namua = self.namua();
-        let mut b = self.pits;
-        let mut hand = self.hand;
-        let mut owned = self.owned;
-        let mut mc = self.mtaji_captured;
-        let mut cw = mv.cw;
-        let mut choice = false;
-        let mut first_target = None;
-        let p = mv.pit as usize;
-
-        if r.front_row == FrontRow::KichwaOnly {
-            let lone = b[s][..8].iter().filter(|&&v| v > 0).count() == 1;
-            if lone && ((p == 0 && !cw) || (p == 7 && cw)) && b[s][p] > 0 {
-                let capture_start = if namua {
-                    b[o][7 - p] > 0
-                } else {
-                    (b[s][p] as usize) <= 15 && {
-                        let e = if cw {
-                            p + b[s][p] as usize
-                        } else {
-                            p + 16 - b[s][p] as usize
-                        };
-                        let e = e & 15;
-                        e < 8 && b[s][e] > 0 && b[o][7 - e] > 0
-                    }
-                };
-                if !capture_start {
-                    return Err(Refusal::KichwaToBackRow);
-                }
-            }
+        if self.lone_kichwa_backward(mv) {
+            return Err(Refusal::KichwaToBackRow);
         }
-
-        let mut capturing;
-        let mut from_nyumba = false;
-        let mut at;
-        // Whether the current lap is the first of a mtaji move (it decides
-        // whether the move captures at all).
-        let mut first_mtaji_lap = false;
-        // A capture in mtaji also ends the nyumba privileges of both players.
-        let capture_at =
-            |b: &mut [[u8; 16]; 2], owned: &mut [bool; 2], mc: &mut bool, front: usize| -> usize {
-                let target = 7 - front;
-                let n = b[o][target] as usize;
-                b[o][target] = 0;
-                if target == NYUMBA {
-                    owned[o] = false;
-                }
-                if !namua {
-                    *mc = true;
-                    *owned = [false, false];
-                }
-                n
-            };
-        if namua {
-            hand[s] -= 1;
-            b[s][p] += 1;
-            if T::ON {
-                t.step(TraceStep::Lift {
-                    cell: hand_cell(s),
-                    seeds: 1,
-                });
-                t.step(TraceStep::Drop { cell: cell(s, p) });
-            }
-            if b[o][7 - p] > 0 {
-                capturing = true;
-                first_target = Some((7 - p) as u8);
-                let n = capture_at(&mut b, &mut owned, &mut mc, p);
-                t.note(|| format!("captures {n} seeds, sown from a kichwa"));
-                lift(t, o, 7 - p, n);
-                let kichwa = match p {
-                    0 | 1 => 0,
-                    6 | 7 => 7,
-                    _ => {
-                        if mv.cw {
-                            0
-                        } else {
-                            7
-                        }
-                    }
-                };
-                cw = kichwa == 0;
-                at = sow_from(&mut b[s], kichwa, n, cw, t, s);
-                if b[o][..8].iter().all(|&v| v == 0) {
-                    // The captured seeds are still sown; then the game is over.
-                    return Ok(self.finish(b, hand, owned, mc, true, choice, first_target));
-                }
-            } else {
-                capturing = false;
-                let functional = owned[s] && !mc && self.pits[s][NYUMBA] >= 6;
-                let n = if p == NYUMBA && functional {
-                    // The tax: two seeds leave, the nyumba stays.
-                    b[s][p] -= 2;
-                    t.note(|| "the nyumba pays its tax: two seeds are sown".to_string());
-                    2
-                } else {
-                    let n = b[s][p] as usize;
-                    b[s][p] = 0;
-                    if p == NYUMBA && owned[s] {
-                        owned[s] = false;
-                        from_nyumba = true;
-                    }
-                    n
-                };
-                lift(t, s, p, n);
-                if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
-                    return Err(Refusal::EmptiesFrontRow);
-                }
-                at = sow_from(&mut b[s], step(p, cw), n, cw, t, s);
-            }
+        let mut m = Sowing::new(self, mv);
+        let pit = mv.pit as usize;
+        let first = if m.namua {
+            m.namua_first_lap(self, pit, t)?
         } else {
-            let n = b[s][p] as usize;
-            b[s][p] = 0;
-            if p == NYUMBA && owned[s] {
-                owned[s] = false;
-                from_nyumba = true;
-            }
-            capturing = n <= 15;
-            first_mtaji_lap = true;
-            lift(t, s, p, n);
-            // Such a first lap cannot capture: it ends in an empty front
-            // pit or in the back row, so it is a takasa.
-            if r.front_row == FrontRow::NeverEmpty && lifts_front_row_empty(&b[s], p, cw) {
-                return Err(Refusal::EmptiesFrontRow);
-            }
-            at = sow_from(&mut b[s], step(p, cw), n, cw, t, s);
-        }
-
-        let blocked = self.takasia.map(|t| t as usize);
-        let fixed = ((namua as u64) | (mv.safari as u64) << 1 | r.code() << 2) << 32
-            | self.takasia.map_or(0, |t| t as u64 + 1) << 16;
-        loop {
-            // Ordinary moves end long before the quiet laps are over and
-            // never come here.
-            // A traced move shows every lap, so it takes none of them whole.
-            if !T::ON
-                && check.laps() >= cycle::QUIET_LAPS
-                && !capturing
-                && !first_mtaji_lap
-                && !owned[s]
-                && !from_nyumba
-                && blocked.is_none()
-                && quiet_fits(&b[s])
-            {
-                match relay_quietly(&mut b[s], &mut at, cw, check) {
-                    Quiet::Stopped => {}
-                    Quiet::NeverEnds => return Err(Refusal::NeverEnds),
-                    Quiet::Interrupted => return Err(Refusal::Interrupted),
-                }
-            }
-            if b[s][..8].iter().all(|&v| v == 0) {
-                // A first mtaji lap ending in the back row captures nothing.
-                let takasa = !capturing || first_mtaji_lap;
-                if takasa && r.front_row == FrontRow::NeverEmpty {
-                    return Err(Refusal::EmptiesFrontRow);
-                }
-                // Donkers 1.2: the game ends at once, and the mover has lost.
-                t.note(|| "the mover's front row is empty".to_string());
-                let capture = first_target.is_some();
-                return Ok(self.finish(b, hand, owned, mc, capture, choice, first_target));
-            }
-            if b[s][at] == 1 {
-                break;
-            }
-            let can_capture = capturing && at < 8 && b[o][7 - at] > 0;
-            if first_mtaji_lap {
-                first_mtaji_lap = false;
-                capturing = can_capture;
-                if can_capture {
-                    first_target = Some((7 - at) as u8);
-                }
-            }
-            if can_capture {
-                let n = capture_at(&mut b, &mut owned, &mut mc, at);
-                t.note(|| format!("captures {n} seeds, sown from a kichwa"));
-                lift(t, o, 7 - at, n);
-                let kichwa = match at {
-                    0 | 1 => 0,
-                    6 | 7 => 7,
-                    _ => {
-                        if cw {
-                            0
-                        } else {
-                            7
-                        }
-                    }
-                };
-                cw = kichwa == 0;
-                from_nyumba = false;
-                at = sow_from(&mut b[s], kichwa, n, cw, t, s);
-                if b[o][..8].iter().all(|&v| v == 0) {
-                    // The captured seeds are still sown; then the game is over.
-                    return Ok(self.finish(b, hand, owned, mc, true, choice, first_target));
-                }
-            } else {
-                if at == NYUMBA && owned[s] && !mc && b[s][NYUMBA] >= 6 {
-                    if capturing {
-                        choice = true;
-                        if !mv.safari {
-                            t.note(|| "the move stops in the nyumba".to_string());
-                            break;
-                        }
-                        t.note(|| "safari: the nyumba is emptied and sown".to_string());
-                    } else if namua || r.mtaji_takasa_nyumba == MtajiTakasaNyumba::Stop {
-                        t.note(|| "the move stops in the nyumba".to_string());
-                        break;
-                    }
-                }
-                if Some(at) == blocked
-                    && !(from_nyumba && r.takasia_nyumba_lap == TakasiaNyumbaLap::Continues)
-                {
-                    t.note(|| "the move stops in the takasia'd pit".to_string());
-                    break;
-                }
-                let n = b[s][at] as usize;
-                b[s][at] = 0;
-                t.note(|| "relay: the seeds of the last pit are sown on".to_string());
-                lift(t, s, at, n);
-                from_nyumba = at == NYUMBA && owned[s];
-                if from_nyumba {
-                    owned[s] = false;
-                }
-                if !capturing
-                    && r.front_row == FrontRow::NeverEmpty
-                    && lifts_front_row_empty(&b[s], at, cw)
-                {
-                    return Err(Refusal::EmptiesFrontRow);
-                }
-                at = sow_from(&mut b[s], step(at, cw), n, cw, t, s);
-            }
-            // Without captures the rest of the move never looks at the
-            // opponent's row: positions that differ only there run into the
-            // same cycle, and should be recognised as doing so.
-            let word = |row: &[u8; 16], half: usize| {
-                u64::from_le_bytes(row[8 * half..8 * half + 8].try_into().unwrap())
-            };
-            let state = || BaoLap {
-                words: if capturing {
-                    [
-                        word(&b[s], 0),
-                        word(&b[s], 1),
-                        word(&b[o], 0),
-                        word(&b[o], 1),
-                    ]
-                } else {
-                    [word(&b[s], 0), word(&b[s], 1), 0, 0]
-                },
-                flags: fixed
-                    | at as u64
-                    | bit(cw, LAP_CW)
-                    | bit(owned[s], LAP_OWNED_SELF)
-                    | bit(capturing && owned[o], LAP_OWNED_OTHER)
-                    | bit(capturing, LAP_CAPTURING)
-                    | bit(from_nyumba, LAP_FROM_NYUMBA)
-                    | bit(mc, LAP_MTAJI_CAPTURED),
-            };
-            if check.repeats(state) {
-                return Err(if check.interrupted() {
-                    Refusal::Interrupted
-                } else {
-                    Refusal::NeverEnds
-                });
-            }
-        }
-        if mv.safari && !choice {
+            m.mtaji_first_lap(pit, t)?
+        };
+        let end = match first {
+            Lap::On => m.relay_laps(check, t)?,
+            end => end,
+        };
+        if end == Lap::Ends && mv.safari && !m.choice {
             return Err(Refusal::NoSafari);
         }
-        let capture = first_target.is_some();
-        Ok(self.finish(b, hand, owned, mc, capture, choice, first_target))
+        Ok(self.finish(m))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn finish(
-        &self,
-        pits: [[u8; 16]; 2],
-        hand: [u8; 2],
-        mut owned: [bool; 2],
-        mtaji_captured: bool,
-        capture: bool,
-        choice: bool,
-        first_target: Option<u8>,
-    ) -> Run {
+    /// Under `FrontRow=kichwa-only`, whether `mv` sows a lone kichwa toward
+    /// the back row without capturing (Donkers 3.5b).
+    #[inline(always)]
+    fn lone_kichwa_backward(&self, mv: BaoMove) -> bool {
+        if self.rules.front_row != FrontRow::KichwaOnly {
+            return false;
+        }
+        let me = &self.pits[self.side.index()];
+        let (p, cw) = (mv.pit as usize, mv.cw);
+        let lone = me[..8].iter().filter(|&&v| v > 0).count() == 1;
+        lone && ((p == 0 && !cw) || (p == 7 && cw)) && me[p] > 0 && !self.starts_capturing(p, cw)
+    }
+
+    /// Whether the move of the occupied pit `p` going `cw` starts with a
+    /// capture: in namua the pit across is occupied; in mtaji a first lap
+    /// of 2..15 seeds ends in an occupied front pit facing an occupied one.
+    fn starts_capturing(&self, p: usize, cw: bool) -> bool {
+        let s = self.side.index();
+        let (me, them) = (&self.pits[s], &self.pits[1 - s]);
+        if self.namua() {
+            return them[7 - p] > 0;
+        }
+        let n = me[p] as usize;
+        if n > 15 {
+            return false;
+        }
+        let e = (if cw { p + n } else { p + 16 - n }) & 15;
+        e < 8 && me[e] > 0 && them[7 - e] > 0
+    }
+
+    /// The position after the move (side to move switched, takasia not yet
+    /// set); under `Dormant=lost` a nyumba left below 6 seeds is lost.
+    #[inline(always)]
+    fn finish(&self, m: Sowing) -> Run {
+        let mut owned = m.owned;
         if self.rules.dormant == Dormant::Lost {
             for (s, o) in owned.iter_mut().enumerate() {
-                if pits[s][NYUMBA] < 6 {
+                if m.pits[s][NYUMBA] < 6 {
                     *o = false;
                 }
             }
         }
         Run {
             next: Bao {
-                pits,
-                hand,
+                pits: m.pits,
+                hand: m.hand,
                 owned,
                 side: self.side.other(),
                 takasia: None,
                 clear: None,
-                mtaji_captured,
+                mtaji_captured: m.mtaji_captured,
                 rules: self.rules,
             },
-            capture,
-            choice,
-            first_target,
+            capture: m.first_target.is_some(),
+            choice: m.choice,
+            first_target: m.first_target,
         }
     }
 
