@@ -93,7 +93,10 @@ fn render() -> String {
         ));
     }
     for (title, text) in &commands {
-        md.push_str(&format!("\n## {title}\n\n```text\n{}\n```\n", text.trim_end()));
+        md.push_str(&format!(
+            "\n## {title}\n\n```text\n{}\n```\n",
+            text.trim_end()
+        ));
     }
     md
 }
@@ -127,11 +130,17 @@ fn the_reference_is_the_programs_help() {
 #[test]
 fn every_help_has_an_example_and_kete_says_it_is_the_engine() {
     for (title, text) in all_commands() {
-        assert!(text.contains("\nExample"), "`{title} --help` has no example");
+        assert!(
+            text.contains("\nExample"),
+            "`{title} --help` has no example"
+        );
     }
     let top = help(env!("CARGO_BIN_EXE_kete"), &[]);
     for needed in ["Without a subcommand", "UGI", "stdin/stdout", "`help`"] {
-        assert!(top.contains(needed), "kete --help does not say '{needed}':\n{top}");
+        assert!(
+            top.contains(needed),
+            "kete --help does not say '{needed}':\n{top}"
+        );
     }
     let perft = help(env!("CARGO_BIN_EXE_kete"), &["perft"]);
     let depth = perft
@@ -139,7 +148,10 @@ fn every_help_has_an_example_and_kete_says_it_is_the_engine() {
         .skip_while(|l| !l.trim_start().starts_with("--depth"))
         .take(2)
         .collect::<String>();
-    assert!(depth.contains("moves"), "kete perft --help: --depth: {depth}");
+    assert!(
+        depth.contains("moves"),
+        "kete perft --help: --depth: {depth}"
+    );
 }
 
 /// Every flag of every command has a help text of its own.
@@ -159,7 +171,9 @@ fn every_flag_says_what_it_does() {
                 continue;
             }
             // The help is on the line (after two spaces) or on the next.
-            let own = t.split_once("  ").is_some_and(|(_, h)| !h.trim().is_empty());
+            let own = t
+                .split_once("  ")
+                .is_some_and(|(_, h)| !h.trim().is_empty());
             let next = lines.get(k + 1).is_some_and(|n| {
                 let n = n.trim_start();
                 !n.is_empty() && !n.starts_with('-') && !n.starts_with('<')
