@@ -391,16 +391,19 @@ fn kete_solve_prints_the_mate_and_its_line() {
     }
 }
 
-/// The README's example (section "Proving Bao") is what the command prints:
-/// the proof is deterministic, only the times differ.
+/// The guide's example (docs/guide/04-solving.md, "Proving Bao") is what the
+/// command prints: the proof is deterministic, only the times differ.
 #[test]
-fn the_readme_example_is_what_kete_solve_prints() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+fn the_guide_example_is_what_kete_solve_prints() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/guide/04-solving.md"
+    ))
+    .unwrap();
     let start = readme
-        .find("```\n$ kete solve --variant bao-kujifunza\n")
-        .expect("README shows kete solve for Bao la Kujifunza");
-    let block: Vec<&str> = readme[start + 4..]
+        .find("```console\n$ kete solve --variant bao-kujifunza\n")
+        .expect("the guide shows kete solve for Bao la Kujifunza");
+    let block: Vec<&str> = readme[start + 11..]
         .split("\n```")
         .next()
         .unwrap()

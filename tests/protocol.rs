@@ -117,6 +117,7 @@ fn every_transcript_replays() {
         "finished-game",
         "queries",
         "end-of-input",
+        "misc",
     ] {
         assert!(
             files.iter().any(|f| f.file_stem().unwrap() == required),
@@ -126,6 +127,48 @@ fn every_transcript_replays() {
     for f in &files {
         replay(f);
     }
+}
+
+/// Every command of the specification's table names a transcript that sends
+/// it.
+#[test]
+fn every_command_has_a_transcript() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("protocol");
+    let spec = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let table = spec
+        .split("| command | reply | transcript |")
+        .nth(1)
+        .expect("the commands table");
+    let mut rows = 0;
+    for row in table.lines().skip(2).take_while(|l| l.starts_with('|')) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let link = cells.last().unwrap();
+        let file = link
+            .split("](")
+            .nth(1)
+            .and_then(|r| r.split(')').next())
+            .unwrap_or_else(|| panic!("no transcript in: {row}"));
+        let transcript = std::fs::read_to_string(root.join(file)).unwrap();
+        for cmd in cells[0]
+            .trim_start_matches("| ")
+            .split('`')
+            .skip(1)
+            .step_by(2)
+        {
+            let words: Vec<&str> = cmd
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['<', '[', '…']))
+                .collect();
+            let sent = format!("> {}", words.join(" "));
+            assert!(
+                transcript.lines().any(|l| l.starts_with(&sent)),
+                "{file} never sends `{}`",
+                words.join(" ")
+            );
+        }
+        rows += 1;
+    }
+    assert!(rows >= 19, "only {rows} commands");
 }
 
 #[test]

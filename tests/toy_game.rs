@@ -1,4 +1,4 @@
-//! A sixth game added the way the README's "How to add a game" says, but
+//! A sixth game added the way docs/design/layers.md ("How to add a game") says, but
 //! kept in the tests: "Toy" (`tests/toy/game.rs`, its rules there), three
 //! pits a side and a store each, no captures and no extra turns.
 //!

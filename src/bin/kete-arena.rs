@@ -20,7 +20,8 @@ use variant_args::VariantArgs;
     name = "kete-arena",
     version,
     about = "Tournaments between mancala engines that speak UGI or UCI; the runner referees with kete's rules",
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = ENGINE_KEYS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -33,19 +34,25 @@ struct Cli {
 enum Command {
     /// Print distinct random openings, one move list per line (how the files
     /// in tournaments/openings/ were made).
+    #[command(after_help = "Example:\n  \
+kete-arena openings --variant oware --plies 2 --count 20 > oware-2ply.txt")]
     Openings {
         #[command(flatten)]
         variant: VariantArgs,
         /// Moves per opening.
         #[arg(long, default_value_t = 4)]
         plies: usize,
+        /// Openings to print (fewer if there are not that many distinct ones).
         #[arg(long, default_value_t = 100)]
         count: usize,
+        /// Seed of the random moves (SplitMix64: the same list in every
+        /// version).
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
     /// Join the folders of a sharded tournament (`--shard K/N`) into one
     /// `games.jsonl` and report, as one machine would have written them.
+    #[command(after_help = "Example:\n  kete-arena merge run/shard-1 run/shard-2 --out run/merged")]
     Merge {
         /// The shards' output folders.
         #[arg(required = true, value_name = "DIR")]
@@ -82,6 +89,8 @@ enum Command {
     },
     /// Print a shell completion script for kete-arena (e.g. `kete-arena
     /// completions bash`).
+    #[command(after_help = "Example:\n  \
+kete-arena completions bash > ~/.local/share/bash-completion/completions/kete-arena")]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
@@ -108,6 +117,7 @@ struct RunArgs {
     /// swapped.
     #[arg(long, default_value_t = 2)]
     games: usize,
+    /// Rounds; each takes the next opening(s), the same for every pairing.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
     /// Games played at the same time.
@@ -144,6 +154,27 @@ struct RunArgs {
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
 }
+
+/// The keys of `--engine` and `--each`, and an example: the end of
+/// `kete-arena --help`.
+const ENGINE_KEYS: &str = "\
+Engine keys (--engine and --each):
+  cmd=PATH          the program (required)
+  name=N            its name in records and reports (default: the file name); names must differ
+  args=\"A B\"        arguments, split at white space
+  dir=D             working folder
+  proto=ugi|uci     ugi (default) sends the variant and its rule options; uci sends only option.X
+  movesep=S         joins the moves of `position ... moves` (default a space)
+  option.X=Y        setoption name X value Y, after the variant's options
+  tc=S+I            a clock of S seconds plus I a move, kept by the runner
+  st=S              fixed time per move (go movetime)
+  depth=D, nodes=N  go depth, go nodes (they combine with a clock)
+  timemargin=MS     grace beyond the clock or st before a move is late (default 100)
+  timeout=S         longest wait for a move when no clock bounds it (default 60)
+
+Example: a 2-game tournament, depth 6 against depth 2
+  kete-arena --variant kalah --engine cmd=kete name=depth6 depth=6 \\
+    --engine cmd=kete name=depth2 depth=2 --games 2 --out /tmp/duel";
 
 fn key_values<'a>(tokens: &'a [String], what: &str) -> Result<Vec<(&'a str, &'a str)>> {
     tokens

@@ -8,6 +8,10 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
 use kete::variants::{OptionKind, VARIANT_NAMES, Variant};
 
+/// The variants' other names, as `--variant` and the `Variant` option take
+/// them (tests/cli.rs checks each against the registry).
+pub const ALIASES: &str = "mancala (kalah), awari and awale (oware), en-dodoi (endodoi), kujifunza (bao-kujifunza), bao and kiswahili (bao-kiswahili)";
+
 /// `--variant` and its options.
 #[derive(Clone, Debug, Default)]
 pub struct VariantArgs {
@@ -73,7 +77,7 @@ impl Args for VariantArgs {
                 .value_name("VARIANT")
                 .default_value("kalah")
                 .help(format!(
-                    "{} (aliases: see the README)",
+                    "{} (other names: {ALIASES})",
                     VARIANT_NAMES.join(", ")
                 )),
         );

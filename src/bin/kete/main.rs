@@ -25,7 +25,14 @@ use variant_args::VariantArgs;
 #[command(
     name = "kete",
     version,
-    about = "An engine for the mancala family of sowing games"
+    about = "An engine for the mancala family of sowing games; without a subcommand it speaks \
+UGI/UCI on stdin/stdout (type `help`)",
+    long_about = "An engine for the mancala family of sowing games: Kalah, Oware, En Dodoi, Bao la \
+Kujifunza and Bao la Kiswahili.\n\n\
+Without a subcommand, kete is the engine: it speaks UGI and UCI on stdin/stdout \
+(type `help` there for the commands; the specification is protocol/README.md).",
+    after_help = "Example: the best move at depth 10 after South's C, from a script:\n  \
+printf 'position startpos moves C\\ngo depth 10\\n' | kete | tail -1"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,27 +42,48 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Count the move sequences of exactly DEPTH moves from a position.
+    #[command(after_help = "Example:\n  kete perft --variant oware --depth 6 --divide")]
     Perft(PerftArgs),
     /// Search fixed positions of every variant; prints `<N> nodes <M> nps`.
+    #[command(after_help = "Example: the node count is the build's bench signature\n  kete bench")]
     Bench {
         /// Nominal depth of every search.
         #[arg(long)]
         depth: Option<u32>,
     },
     /// Solve a position exactly: `value <margin for South> best <moves>`.
+    #[command(
+        after_help = "Example: prints `value +6 best B` (the margin is South's, whoever moves)\n  \
+kete solve --variant kalah --pits 4 --seeds 3"
+    )]
     Solve(SolveCmd),
     /// Build, verify and count endgame databases.
+    #[command(
+        after_help = "Example: every 3-house Oware board of up to 12 seeds\n  \
+kete egtb build --variant oware --pits 3 --max-seeds 12 --out oware3.db"
+    )]
     Egtb(solve::EgtbArgs),
     /// Fit the evaluation to game results: `tune gen`, then `tune fit`.
+    #[command(after_help = "Example:\n  \
+kete tune gen --variant kalah --eval classic --games 100 --out k.txt\n  \
+kete tune fit --variant kalah --data k.txt --out weights.rs")]
     Tune(tune::TuneArgs),
     /// Print a shell completion script for kete (e.g. `kete completions bash`).
+    #[command(
+        after_help = "Example:\n  kete completions bash > ~/.local/share/bash-completion/completions/kete"
+    )]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Play a game against the engine on the terminal.
+    #[command(
+        after_help = "Example: Oware, you move first, the engine searches 10 plies\n  \
+kete play --variant oware --depth 10"
+    )]
     Play(play::PlayArgs),
     /// Serve a board in the browser: play, hints and analysis.
+    #[command(after_help = "Example: then open http://127.0.0.1:8080/\n  kete serve --port 8080")]
     Serve(serve::ServeArgs),
 }
 
@@ -74,6 +102,8 @@ struct PerftArgs {
     /// Start from this position instead of the start position.
     #[arg(long)]
     fen: Option<String>,
+    /// Count the sequences of exactly this many moves (one sowing is one
+    /// move, so a Kalah extra turn is a move of its own).
     #[arg(long)]
     depth: u32,
     /// Print the count below each legal move.

@@ -927,13 +927,20 @@ pub struct EgtbArgs {
 #[derive(Subcommand, Clone, Debug)]
 pub enum EgtbCommand {
     /// Build a database of all positions with up to N seeds on the board.
+    #[command(
+        after_help = "Example: every 3-house Oware board of up to 12 seeds\n  \
+kete egtb build --variant oware --pits 3 --max-seeds 12 --out oware3.db"
+    )]
     Build {
         /// The variant and its rules, as everywhere (a variant with
         /// databases: kalah, or oware under either rule set).
         #[command(flatten)]
         variant: crate::variant_args::VariantArgs,
+        /// The most seeds on the board of a position in the database (N).
         #[arg(long)]
         max_seeds: usize,
+        /// The database file to write (written whole: a temporary file
+        /// renamed).
         #[arg(long)]
         out: PathBuf,
         /// Worker threads (0: one per core).
@@ -956,13 +963,20 @@ pub enum EgtbCommand {
         threads: usize,
     },
     /// Check every value of a database against the moves of its position.
+    #[command(after_help = "Example:\n  kete egtb verify oware3.db")]
     Verify {
+        /// A database file made by `kete egtb build`.
         file: PathBuf,
+        /// Worker threads (0: one per core).
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
     /// One line per seed count: positions, wins, draws, losses, sum.
-    Stats { file: PathBuf },
+    #[command(after_help = "Example:\n  kete egtb stats oware3.db")]
+    Stats {
+        /// A database file made by `kete egtb build`.
+        file: PathBuf,
+    },
 }
 
 /// Runs `kete egtb …`.

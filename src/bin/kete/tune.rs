@@ -13,8 +13,14 @@ use crate::variant_args::VariantArgs;
 #[derive(clap::Subcommand, Debug)]
 pub enum TuneCommand {
     /// Play training games and write their positions with the results.
+    #[command(
+        after_help = "Example: 100 games of Kalah played by the classic evaluation\n  \
+kete tune gen --variant kalah --eval classic --games 100 --nodes 5000 --out k.txt"
+    )]
     Gen(GenArgs),
     /// Fit the evaluation's weights to a file of training positions.
+    #[command(after_help = "Example: the fitted weights as Rust source\n  \
+kete tune fit --variant kalah --data k.txt --iterations 3000 --out weights.rs")]
     Fit(FitArgs),
 }
 
@@ -28,6 +34,7 @@ pub struct TuneArgs {
 pub struct GenArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
+    /// Games to play.
     #[arg(long, default_value_t = 1000)]
     pub games: usize,
     /// Nodes per search.
@@ -36,10 +43,14 @@ pub struct GenArgs {
     /// Random moves at the start of each game, LO-HI.
     #[arg(long, default_value = "4-10")]
     pub random_plies: String,
+    /// A game still going after this many plies is scored by the seed
+    /// count.
     #[arg(long, default_value_t = 300)]
     pub max_plies: usize,
+    /// Seed of the random moves: a game depends only on it and its number.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Threads playing games (the file is the same on any number).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Number the games from here (a range of a longer run).
@@ -60,6 +71,7 @@ pub struct FitArgs {
     /// Training positions, as `kete tune gen` writes them; repeatable.
     #[arg(long, required = true)]
     pub data: Vec<std::path::PathBuf>,
+    /// Steps of the optimiser (Adam).
     #[arg(long, default_value_t = 2000)]
     pub iterations: usize,
     /// Adam's step in centiseeds.
@@ -72,6 +84,7 @@ pub struct FitArgs {
     /// the result depends on the data alone (needs `--scale`).
     #[arg(long, requires = "scale")]
     pub zero: bool,
+    /// Threads computing the error and its gradient.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Write the weights as Rust source here (default: standard output).

@@ -1,0 +1,277 @@
+//! The documents' own rules: the README stays short, no Markdown table cell
+//! of the repository grows into an essay, every relative link resolves (the
+//! anchor too), and the README and the guide hold no dates and no history
+//! (figures with their dates go to docs/PERFORMANCE.md, changes to
+//! CHANGELOG.md).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+const README_LINES: usize = 300;
+const CELL_CHARS: usize = 300;
+
+/// Every Markdown file of the repository (not under target/ or .git/).
+fn markdown_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.is_dir() {
+                if name != "target" && !name.starts_with('.') {
+                    walk(&p, out);
+                }
+            } else if name.ends_with(".md") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(Path::new(ROOT), &mut out);
+    out.sort();
+    out
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(ROOT).unwrap().display().to_string()
+}
+
+/// The lines of a Markdown text outside fenced blocks, with their numbers.
+fn prose(text: &str) -> Vec<(usize, &str)> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for (n, l) in text.lines().enumerate() {
+        if l.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if !fenced {
+            out.push((n + 1, l));
+        }
+    }
+    out
+}
+
+/// The cells of a table row: split at `|` outside inline code and not
+/// escaped.
+fn cells(row: &str) -> Vec<String> {
+    let row = row.trim();
+    let row = row.strip_prefix('|').unwrap_or(row);
+    let row = row.strip_suffix('|').unwrap_or(row);
+    let mut out = vec![String::new()];
+    let mut code = false;
+    let mut prev = ' ';
+    for c in row.chars() {
+        match c {
+            '`' => code = !code,
+            '|' if !code && prev != '\\' => {
+                out.push(String::new());
+                prev = c;
+                continue;
+            }
+            _ => {}
+        }
+        out.last_mut().unwrap().push(c);
+        prev = c;
+    }
+    out.into_iter().map(|c| c.trim().to_string()).collect()
+}
+
+#[test]
+fn the_readme_is_read_in_five_minutes() {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let n = text.lines().count();
+    assert!(
+        n <= README_LINES,
+        "README.md has {n} lines, more than {README_LINES}"
+    );
+}
+
+#[test]
+fn no_table_cell_is_an_essay() {
+    let mut long = Vec::new();
+    for f in markdown_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, l) in prose(&text) {
+            if !l.trim_start().starts_with('|') {
+                continue;
+            }
+            for c in cells(l) {
+                let len = c.chars().count();
+                if len > CELL_CHARS {
+                    long.push(format!(
+                        "{}:{n}: a cell of {len} characters: {}…",
+                        rel(&f),
+                        c.chars().take(60).collect::<String>()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "table cells over {CELL_CHARS} characters:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn cells_split_outside_code() {
+    assert_eq!(cells("| a | `b|c` | d \\| e |"), ["a", "`b|c`", "d \\| e"]);
+}
+
+/// GitHub's anchors of a page's headings: lower case, punctuation dropped
+/// (but `-` and `_`), spaces to `-`, a repeat numbered.
+fn anchors(text: &str) -> Vec<String> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut out = Vec::new();
+    for (_, l) in prose(text) {
+        let Some(title) = l.strip_prefix('#') else {
+            continue;
+        };
+        let title = title.trim_start_matches('#');
+        if !title.starts_with(' ') {
+            continue;
+        }
+        let slug: String = title
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        let k = seen.entry(slug.clone()).or_insert(0);
+        out.push(if *k == 0 {
+            slug.clone()
+        } else {
+            format!("{slug}-{k}")
+        });
+        *k += 1;
+    }
+    out
+}
+
+/// The targets of `[text](target)` and `![alt](target)` in the prose, inline
+/// code left out.
+fn links(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut plain = String::new();
+    for (k, part) in line.split('`').enumerate() {
+        if k % 2 == 0 {
+            plain.push_str(part);
+        }
+        plain.push(' ');
+    }
+    let mut rest = plain.as_str();
+    while let Some(at) = rest.find("](") {
+        let after = &rest[at + 2..];
+        let Some(end) = after.find(')') else { break };
+        out.push(after[..end].to_string());
+        rest = &after[end..];
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_resolves() {
+    let mut broken = Vec::new();
+    let mut anchor_cache: HashMap<PathBuf, Vec<String>> = HashMap::new();
+    for f in markdown_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, l) in prose(&text) {
+            for target in links(l) {
+                if target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                let (path, anchor) = match target.split_once('#') {
+                    Some((p, a)) => (p, Some(a)),
+                    None => (target.as_str(), None),
+                };
+                let file = if path.is_empty() {
+                    f.clone()
+                } else {
+                    f.parent().unwrap().join(path)
+                };
+                if !file.exists() {
+                    broken.push(format!("{}:{n}: {target}: no such file", rel(&f)));
+                    continue;
+                }
+                if let Some(a) = anchor {
+                    let known = anchor_cache.entry(file.clone()).or_insert_with(|| {
+                        anchors(&std::fs::read_to_string(&file).unwrap_or_default())
+                    });
+                    if !known.iter().any(|k| k == a) {
+                        broken.push(format!("{}:{n}: {target}: no heading for #{a}", rel(&f)));
+                    }
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// Words that tell a history rather than how things are.
+const HISTORY: &[&str] = &[
+    "earlier version",
+    "earlier figure",
+    "previously",
+    "formerly",
+    "used to ",
+    "no longer",
+    "before this",
+    "before the change",
+    "before, it",
+    "since the change",
+    "this release",
+    "this version",
+    "at the time",
+    "was changed",
+    "we tried",
+];
+
+/// The README and the guide hold no dates, years or history: those are the
+/// changelog's and the performance document's.
+#[test]
+fn the_readme_and_the_guide_tell_no_history() {
+    let mut pages = vec![
+        Path::new(ROOT).join("README.md"),
+        Path::new(ROOT).join("docs/FAQ.md"),
+    ];
+    for e in std::fs::read_dir(Path::new(ROOT).join("docs/guide")).unwrap() {
+        pages.push(e.unwrap().path());
+    }
+    let mut found = Vec::new();
+    for p in pages {
+        let text = std::fs::read_to_string(&p).unwrap();
+        for (n, l) in text.lines().enumerate() {
+            let lower = l.to_lowercase();
+            for w in HISTORY {
+                if lower.contains(w) {
+                    found.push(format!("{}:{}: '{w}': {l}", rel(&p), n + 1));
+                }
+            }
+            // A date or a year (1990 to 2039) in prose.
+            let digits: Vec<char> = l.chars().collect();
+            for i in 0..digits.len().saturating_sub(3) {
+                let year = &digits[i..i + 4];
+                let before = if i == 0 { ' ' } else { digits[i - 1] };
+                let after = digits.get(i + 4).copied().unwrap_or(' ');
+                if year.iter().all(char::is_ascii_digit)
+                    && (year[0..3] == ['1', '9', '9']
+                        || (year[0..2] == ['2', '0'] && ('0'..='3').contains(&year[2])))
+                    && !before.is_ascii_alphanumeric()
+                    && !(after.is_ascii_alphanumeric())
+                    && before != ','
+                    && after != ','
+                {
+                    found.push(format!("{}:{}: a year or date: {l}", rel(&p), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "history in the README or the guide:\n{}",
+        found.join("\n")
+    );
+}
