@@ -740,24 +740,7 @@ impl Engine {
         self.tell_egtb_misfit();
         if solve {
             if solve::solvable(&self.variant) {
-                self.solve_stop = Arc::new(AtomicBool::new(false));
-                let handle = solve::spawn(
-                    self.variant,
-                    self.session.position_token(),
-                    solve::Resources {
-                        hash_mib: self.settings.hash_mib,
-                        threads: self.settings.threads,
-                        egtb: self.egtb.clone(),
-                        egtb_dir: self.egtb_folder(),
-                        chosen: self.chosen_egtb.clone(),
-                    },
-                    self.solve_stop.clone(),
-                    limits.nodes,
-                    limits.movetime,
-                    self.out.clone(),
-                );
-                self.running = Some(handle);
-                self.running_bounded = true;
+                self.go_solve(&limits);
                 return;
             }
             self.out.error(&format!(
@@ -765,6 +748,34 @@ impl Engine {
                 self.variant.name()
             ));
         }
+        self.start_search(limits);
+    }
+
+    /// `go solve` in a game decided by counting: the exact solver in a
+    /// thread of its own.
+    fn go_solve(&mut self, limits: &Limits) {
+        self.solve_stop = Arc::new(AtomicBool::new(false));
+        let handle = solve::spawn(
+            self.variant,
+            self.session.position_token(),
+            solve::Resources {
+                hash_mib: self.settings.hash_mib,
+                threads: self.settings.threads,
+                egtb: self.egtb.clone(),
+                egtb_dir: self.egtb_folder(),
+                chosen: self.chosen_egtb.clone(),
+            },
+            self.solve_stop.clone(),
+            limits.nodes,
+            limits.movetime,
+            self.out.clone(),
+        );
+        self.running = Some(handle);
+        self.running_bounded = true;
+    }
+
+    /// Starts the search of a `go` in its thread.
+    fn start_search(&mut self, limits: Limits) {
         self.shared.stop.store(false, Ordering::Relaxed);
         let search = SearchOptions {
             threads: self.settings.threads,
