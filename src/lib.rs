@@ -8,12 +8,13 @@
 //!    [`game::Game`] trait, what the solver and the databases need of a
 //!    game, rule options, interruption.
 //! 2. [`variants`]: one module per game, and the registry that names them.
-//! 3. [`search`], [`solve`], [`perft`]: generic over `Game`; they reach games
-//!    only through the ground floor's traits and the registry.
+//! 3. [`search`], [`solve`], [`perft`], [`draw`]: generic over `Game`; they
+//!    reach games only through the ground floor's traits and the registry.
 //! 4. [`protocol`], [`arena`], [`tune`]: the text protocol, the tournament
 //!    runner and the evaluation fitter.
 
 pub mod arena;
+pub mod draw;
 pub mod game;
 pub mod interrupt;
 pub mod options;

@@ -25,6 +25,7 @@ const FLOORS: &[(&str, u32, &str)] = &[
     ("search", 3, "the search"),
     ("solve", 3, "the solver and the databases"),
     ("perft", 3, "perft"),
+    ("draw", 3, "board drawings"),
     ("protocol", 4, "the text protocol"),
     ("arena", 4, "the tournament runner"),
     ("tune", 4, "the evaluation fitter"),

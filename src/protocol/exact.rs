@@ -75,7 +75,7 @@ pub fn exact<G: SolveGame>(
             };
             // The solve stops at `until`, or at once when the search is stopped.
             let done = AtomicBool::new(false);
-        let r = std::thread::scope(|s| {
+            let r = std::thread::scope(|s| {
                 s.spawn(|| {
                     while !done.load(Ordering::Relaxed)
                         && Instant::now() < until
