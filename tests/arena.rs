@@ -783,7 +783,7 @@ fn accuracy_judges_each_move_by_the_exact_value() {
             record.play_text(m.as_str().unwrap()).unwrap();
         }
         for m in g["moves"].as_array().unwrap() {
-            let pos = record.position().clone();
+            let pos = *record.position();
             let before = kalah_value(&pos, &mut memo);
             record.play_text(m["move"].as_str().unwrap()).unwrap();
             let next = record.position();

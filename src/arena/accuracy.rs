@@ -161,83 +161,73 @@ struct Values<'a> {
     databases: &'a mut Vec<Arc<Egtb>>,
 }
 
-impl Values<'_> {
-    fn run<G: SolveGame>(
-        self,
-        rules: G::Rules,
-        db_of: &mut dyn FnMut(&G, &mut Vec<Arc<Egtb>>) -> Option<Arc<Egtb>>,
-        probe: fn(&Egtb, &G) -> Option<i32>,
-    ) -> Result<Vec<Judged>, ArenaError> {
-        let g = self.game;
-        let bad = |m: String| ArenaError::Config(format!("game {}: {m}", g.id));
-        let start = match &g.opening.fen {
-            Some(f) => G::from_notation(&rules, f).map_err(|e| bad(e.to_string()))?,
-            None => G::start(&rules),
-        };
-        let mut record = GameRecord::new(start);
-        for m in &g.opening.moves {
-            record
-                .play_text(m)
-                .map_err(|e| bad(format!("opening move '{m}': {e}")))?;
-        }
-        let first = record.positions().len() - 1;
-        for m in &g.moves {
-            record
-                .play_text(&m.mv)
-                .map_err(|e| bad(format!("move '{}': {e}", m.mv)))?;
-        }
-        let positions = record.positions();
-        // The value of every position from the first the engines played,
-        // the side to move's view; `None` where the solver did not settle it.
-        let mut values: Vec<Option<i32>> = Vec::with_capacity(positions.len() - first);
-        for (i, pos) in positions.iter().enumerate().skip(first) {
-            let history: Vec<(u64, u32)> = positions[..i]
-                .iter()
-                .map(|p| (p.hash(), p.seeds_in_play()))
-                .collect();
-            let db = db_of(pos, self.databases);
-            values.push(value_of(pos, history, db.as_deref(), probe, self.opts));
-        }
-        Ok(g.moves
-            .iter()
-            .enumerate()
-            .map(|(k, m)| {
-                let (pos, next) = (&positions[first + k], &positions[first + k + 1]);
-                let mover = pos.side_to_move();
-                // The next position's value is its side to move's: the
-                // mover's own where he moves again (Kalah), else negated.
-                let after =
-                    values[k + 1].map(|v| if next.side_to_move() == mover { v } else { -v });
-                Judged {
-                    mover,
-                    mv: m.mv.clone(),
-                    before: values[k],
-                    after,
-                }
-            })
-            .collect())
+/// The database to probe for a position, if any.
+type TableOf<'a, G> = dyn FnMut(&G) -> Option<Arc<dyn Tablebase<G>>> + 'a;
+
+/// Replays `g` and judges its moves, probing what `table_of` gives.
+fn judge_game<G: SolveGame>(
+    g: &GameLine,
+    opts: &JudgeOptions,
+    rules: G::Rules,
+    table_of: &mut TableOf<'_, G>,
+) -> Result<Vec<Judged>, ArenaError> {
+    let bad = |m: String| ArenaError::Config(format!("game {}: {m}", g.id));
+    let start = match &g.opening.fen {
+        Some(f) => G::from_notation(&rules, f).map_err(|e| bad(e.to_string()))?,
+        None => G::start(&rules),
+    };
+    let mut record = GameRecord::new(start);
+    for m in &g.opening.moves {
+        record
+            .play_text(m)
+            .map_err(|e| bad(format!("opening move '{m}': {e}")))?;
     }
+    let first = record.positions().len() - 1;
+    for m in &g.moves {
+        record
+            .play_text(&m.mv)
+            .map_err(|e| bad(format!("move '{}': {e}", m.mv)))?;
+    }
+    let positions = record.positions();
+    // The value of every position from the first the engines played, the
+    // side to move's view; `None` where the solver did not settle it.
+    let mut values: Vec<Option<i32>> = Vec::with_capacity(positions.len() - first);
+    for (i, pos) in positions.iter().enumerate().skip(first) {
+        let history: Vec<(u64, u32)> = positions[..i]
+            .iter()
+            .map(|p| (p.hash(), p.seeds_in_play()))
+            .collect();
+        let table = table_of(pos);
+        values.push(value_of(pos, history, table.as_deref(), opts));
+    }
+    Ok(g.moves
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let (pos, next) = (&positions[first + k], &positions[first + k + 1]);
+            let mover = pos.side_to_move();
+            // The next position's value is its side to move's: the mover's
+            // own where he moves again (Kalah), else negated.
+            let after = values[k + 1].map(|v| if next.side_to_move() == mover { v } else { -v });
+            Judged {
+                mover,
+                mv: m.mv.clone(),
+                before: values[k],
+                after,
+            }
+        })
+        .collect())
 }
 
 /// The exact value of `pos`, if the solver settles it within the time.
 fn value_of<G: SolveGame>(
     pos: &G,
     history: Vec<(u64, u32)>,
-    db: Option<&Egtb>,
-    probe: fn(&Egtb, &G) -> Option<i32>,
+    table: Option<&dyn Tablebase<G>>,
     opts: &JudgeOptions,
 ) -> Option<i32> {
     if let Some(o) = pos.outcome() {
         return o.margin_for(pos.side_to_move());
-    }
-    struct Probed<'a, G> {
-        db: &'a Egtb,
-        probe: fn(&Egtb, &G) -> Option<i32>,
-    }
-    impl<G: Game> Tablebase<G> for Probed<'_, G> {
-        fn probe(&self, pos: &G) -> Option<i32> {
-            (self.probe)(self.db, pos)
-        }
     }
     let stop = Arc::new(AtomicBool::new(false));
     let _deadline = Deadline::start(opts.time, stop.clone());
@@ -248,8 +238,6 @@ fn value_of<G: SolveGame>(
         stop: Some(stop),
         ..SolveOptions::default()
     };
-    let probed = db.map(|db| Probed { db, probe });
-    let table = probed.as_ref().map(|p| p as &dyn Tablebase<G>);
     let r = solve_with_tablebase(pos, &solve_opts, table, &mut |_| {});
     r.complete.then_some(r.value)
 }
@@ -261,11 +249,12 @@ impl SolveVisitor for Values<'_> {
         let dir = self.opts.egtb_dir.clone();
         let threads = self.opts.threads;
         let refused = G::db_refused(&rules).is_some();
-        let mut db_of = |pos: &G, kept: &mut Vec<Arc<Egtb>>| -> Option<Arc<Egtb>> {
+        let kept = self.databases;
+        let mut table_of = |pos: &G| -> Option<Arc<dyn Tablebase<G>>> {
             let dir = dir.as_ref().filter(|_| !refused)?;
             let choice = choose::<G>(&pos.rules(), pos.seeds_in_play() as usize)?;
             if let Some(db) = kept.iter().find(|db| choice.served_by(db)) {
-                return Some(db.clone());
+                return Some(db.clone() as Arc<dyn Tablebase<G>>);
             }
             let opts = BuildOptions {
                 threads,
@@ -283,13 +272,13 @@ impl SolveVisitor for Values<'_> {
             .ok()?;
             let db = Arc::new(db);
             kept.push(db.clone());
-            Some(db)
+            Some(db as Arc<dyn Tablebase<G>>)
         };
-        self.run::<G>(rules, &mut db_of, |db, pos| Tablebase::<G>::probe(db, pos))
+        judge_game::<G>(self.game, self.opts, rules, &mut table_of)
     }
 
     fn solvable<G: SolveGame>(self, rules: G::Rules) -> Self::Output {
-        self.run::<G>(rules, &mut |_, _| None, |_, _| None)
+        judge_game::<G>(self.game, self.opts, rules, &mut |_| None)
     }
 
     fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Self::Output {
