@@ -41,6 +41,8 @@ pub struct OutcomeError {
     /// The move's place among the moves played after the opening (from 1).
     pub ply: usize,
     pub mv: String,
+    /// Seeds in play in the position moved from.
+    pub seeds: u32,
     /// The exact margin before the move and after it, the mover's view.
     pub before: i32,
     pub after: i32,
@@ -119,6 +121,7 @@ pub fn judge(
                     game: g.id,
                     ply: k + 1,
                     mv: judged.mv,
+                    seeds: judged.seeds,
                     before,
                     after,
                 });
@@ -150,6 +153,7 @@ fn variant_of(g: &GameLine) -> Result<Variant, ArenaError> {
 struct Judged {
     mover: Side,
     mv: String,
+    seeds: u32,
     before: Option<i32>,
     after: Option<i32>,
 }
@@ -212,6 +216,7 @@ fn judge_game<G: SolveGame>(
             Judged {
                 mover,
                 mv: m.mv.clone(),
+                seeds: pos.seeds_in_play(),
                 before: values[k],
                 after,
             }

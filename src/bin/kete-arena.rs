@@ -471,8 +471,8 @@ fn accuracy(
     for a in &table {
         for e in &a.outcome_errors {
             println!(
-                "outcome error: {} in game {}, move {} ({}): {:+} before, {:+} after",
-                a.engine, e.game, e.ply, e.mv, e.before, e.after
+                "outcome error: {} in game {}, move {} ({}, {} seeds in play): {:+} before, {:+} after",
+                a.engine, e.game, e.ply, e.mv, e.seeds, e.before, e.after
             );
         }
     }
