@@ -275,3 +275,25 @@ fn the_readme_and_the_guide_tell_no_history() {
         found.join("\n")
     );
 }
+
+/// The specification's options table lists every engine option of the
+/// binary's table (`protocol/options.rs`) with its kind, range and default,
+/// so that the option is declared once and the page follows it.
+#[test]
+fn the_specification_lists_every_engine_option_as_declared() {
+    use kete::protocol::options::{ENGINE_OPTIONS, Kind};
+    let spec = std::fs::read_to_string(Path::new(ROOT).join("protocol/README.md")).unwrap();
+    for o in ENGINE_OPTIONS {
+        let (kind, default) = match o.kind {
+            Kind::Spin { min, max, default } => (format!("spin {min}..{max}"), default.to_string()),
+            Kind::Check { default } => ("check".to_string(), default.to_string()),
+            Kind::Combo { default, .. } => ("combo".to_string(), format!("`{default}`")),
+            Kind::String { default } => ("string".to_string(), format!("`{default}`")),
+        };
+        let row = format!("| `{}` | {kind} | {default} | ", o.name);
+        assert!(
+            spec.lines().any(|l| l.starts_with(&row)),
+            "protocol/README.md has no options row starting '{row}'"
+        );
+    }
+}
