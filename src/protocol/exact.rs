@@ -4,11 +4,13 @@
 //! the solver with half of its soft time limit; what the solver settles is
 //! played, what it does not is searched as usual in the time left.
 //!
-//! Small enough: at most the game's [`SolveGame::SOLVE_IN_GO`] seeds in play.
-//! A root the solver could not settle in its time is not tried again until
-//! [`RETRY_GAP`] seeds have left the board (a later root of the same game
-//! is no larger); a root with more seeds than the one that failed starts a
-//! new game.
+//! Small enough: the game's [`SolveGame::SOLVE_IN_GO`] seeds in play are
+//! solved in about [`BASE_MS`] milliseconds, and each seed more takes about
+//! twice as long, so a share of `t` ms takes up to `SOLVE_IN_GO + log2(t /
+//! BASE_MS)` seeds. A root the solver could not settle in its time is not
+//! tried again until [`RETRY_GAP`] seeds have left the board (a later root
+//! of the same game is no larger); a root with more seeds than the one that
+//! failed starts a new game.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,6 +21,20 @@ use parking_lot::Mutex;
 use crate::game::SolveGame;
 use crate::search::{Exact, Solved};
 use crate::solve::{SolveOptions, Tablebase, solve_with_tablebase};
+
+/// The time in which a position of [`SolveGame::SOLVE_IN_GO`] seeds in play
+/// is solved, in milliseconds.
+pub const BASE_MS: f64 = 50.0;
+
+/// The most seeds in play worth handing to the solver with `share` of the
+/// time, for a game whose `base` seeds solve in [`BASE_MS`].
+pub fn most_seeds(base: u32, share: Duration) -> u32 {
+    let ms = share.as_secs_f64() * 1000.0;
+    if ms < BASE_MS / 2.0 {
+        return base.saturating_sub(1);
+    }
+    (base as f64 + (ms / BASE_MS).log2()).floor().max(0.0) as u32
+}
 
 /// Seeds in play that must leave the board before a root is tried again
 /// after a root of the game was not settled in time.
@@ -61,7 +77,11 @@ pub fn exact<G: SolveGame>(
     Some(Exact(Arc::new(
         move |root: &G, until: Instant, stop: &AtomicBool| {
             let seeds = root.seeds_in_play();
-            if !attempts.lock().worth_trying(seeds, G::SOLVE_IN_GO) {
+            let most = most_seeds(
+                G::SOLVE_IN_GO,
+                until.saturating_duration_since(Instant::now()),
+            );
+            if !attempts.lock().worth_trying(seeds, most) {
                 return None;
             }
             let mine = Arc::new(AtomicBool::new(false));
@@ -110,6 +130,17 @@ pub fn exact<G: SolveGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn more_time_takes_larger_positions() {
+        let ms = Duration::from_millis;
+        assert_eq!(most_seeds(36, ms(50)), 36);
+        assert_eq!(most_seeds(36, ms(100)), 37);
+        assert_eq!(most_seeds(36, ms(235)), 38);
+        assert_eq!(most_seeds(36, ms(1000)), 40);
+        assert_eq!(most_seeds(36, ms(35)), 35);
+        assert_eq!(most_seeds(36, ms(10)), 35);
+    }
 
     #[test]
     fn a_root_is_tried_again_only_once_seeds_have_left_the_board() {

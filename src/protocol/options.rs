@@ -188,7 +188,7 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
     },
     EngineOption {
         name: "SolveEndgames",
-        kind: Kind::Check { default: true },
+        kind: Kind::Check { default: false },
         help: "solve a small enough position exactly inside go (games decided by counting)",
         set: |s, v| {
             s.solve_endgames = matches!(v, Value::Flag(true));
@@ -241,7 +241,7 @@ impl Default for Settings {
             move_overhead_ms: spin("Move Overhead") as u64,
             eval: "default".into(),
             ponder: false,
-            solve_endgames: true,
+            solve_endgames: false,
             egtb_path: None,
             egtb_dir: CACHE.to_string(),
         }

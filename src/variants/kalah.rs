@@ -640,8 +640,8 @@ impl SolveGame for Kalah {
     /// With the database in play (6 pits: 14 seeds), positions of the
     /// checked-in Kalah(6,4) games with up to 36 seeds in play solved in
     /// under 50 ms on one thread, 40 in about 0.5 s and 44 in 1 to 2 s
-    /// (see docs/PERFORMANCE.md): within a move's time from about 40.
-    const SOLVE_IN_GO: u32 = 44;
+    /// (see docs/PERFORMANCE.md).
+    const SOLVE_IN_GO: u32 = 36;
 
     fn solve_key(&self) -> u64 {
         let (own, opp) = rows_of_mover(self);
