@@ -15,8 +15,7 @@ use std::time::Duration;
 use super::ArenaError;
 use super::record::GameLine;
 use crate::game::{DbSpec, Game, GameRecord, Side, SolveGame};
-use crate::solve::cache::{choose, open_or_build};
-use crate::solve::egtb::BuildOptions;
+use crate::solve::cache::choose;
 use crate::solve::{Deadline, Egtb, SolveOptions, Tablebase, solve_with_tablebase};
 use crate::variants::{SolveVisitor, Variant};
 
@@ -261,20 +260,7 @@ impl SolveVisitor for Values<'_> {
             if let Some(db) = kept.iter().find(|db| choice.served_by(db)) {
                 return Some(db.clone() as Arc<dyn Tablebase<G>>);
             }
-            let opts = BuildOptions {
-                threads,
-                ..BuildOptions::default()
-            };
-            let (db, _) = open_or_build(
-                Some(dir),
-                choice.game,
-                choice.seeds,
-                choice.max_boards,
-                &opts,
-                &mut |_| {},
-                &mut |_| {},
-            )
-            .ok()?;
+            let (db, _) = choice.open_or_build(dir, threads, &mut |_| {}).ok()?;
             let db = Arc::new(db);
             kept.push(db.clone());
             Some(db as Arc<dyn Tablebase<G>>)

@@ -76,6 +76,11 @@ impl DbGame {
         (0..=seeds).map(|n| ix.count(n)).sum()
     }
 
+    /// [`DbGame::largest_within`], `None` where not one seed fits.
+    pub fn fitting(&self, seeds: usize, budget: u64) -> Option<usize> {
+        Some(self.largest_within(seeds, budget)).filter(|&n| n > 0)
+    }
+
     /// The largest database of at most `seeds` seeds that holds at most
     /// `budget` boards (0 if not even the empty board fits).
     pub fn largest_within(&self, seeds: usize, budget: u64) -> usize {

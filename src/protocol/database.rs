@@ -8,13 +8,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::output::Output;
 use crate::game::{DbGame, DbSpec, Game, SolveGame};
 use crate::solve::Egtb;
-use crate::solve::cache::{Choice, Source, choose_for_play, open_or_build};
-use crate::solve::egtb::BuildOptions;
+use crate::solve::cache::{Choice, Source, choose_for_play};
 use crate::variants::{SolveVisitor, Variant};
 
 /// The database in play and where it came from.
@@ -66,19 +65,7 @@ pub fn choice(variant: &Variant, prepared: bool) -> Option<Choice> {
 /// an error line) where neither works.
 pub fn open(dir: &Path, choice: Choice, threads: usize, out: &Output) -> Option<InPlay> {
     let start = Instant::now();
-    let opts = BuildOptions {
-        threads,
-        report_every: Duration::from_secs(2),
-    };
-    let opened = open_or_build(
-        Some(dir),
-        choice.game,
-        choice.seeds,
-        choice.max_boards,
-        &opts,
-        &mut |_| {},
-        &mut |m| out.line(&format!("info string {m}")),
-    );
+    let opened = choice.open_or_build(dir, threads, &mut |m| out.line(&format!("info string {m}")));
     match opened {
         Ok((db, source)) => {
             let file = match source {

@@ -158,6 +158,29 @@ pub struct Choice {
 }
 
 impl Choice {
+    /// [`open_or_build`] of this choice in `dir`, built on `threads` threads
+    /// (0: one per core) without progress reports; `note` hears what is done.
+    pub fn open_or_build(
+        &self,
+        dir: &Path,
+        threads: usize,
+        note: &mut dyn FnMut(&str),
+    ) -> Result<(Egtb, Source), DbError> {
+        let opts = BuildOptions {
+            threads,
+            ..BuildOptions::default()
+        };
+        open_or_build(
+            Some(dir),
+            self.game,
+            self.seeds,
+            self.max_boards,
+            &opts,
+            &mut |_| {},
+            note,
+        )
+    }
+
     /// Whether `db`, already in memory, serves as well.
     pub fn served_by(&self, db: &Egtb) -> bool {
         db.game() == self.game && db.max_seeds() >= self.seeds

@@ -586,8 +586,7 @@ impl DbSpec for Kalah {
     fn play_db_seeds(rules: &KalahRules, small: bool) -> Option<usize> {
         let budget = if small { 10_000_000 } else { 256 << 20 };
         let all = 2 * rules.pits as usize * rules.seeds as usize;
-        let game = Self::db_game(rules).ok()?;
-        Some(game.largest_within(all, budget)).filter(|&n| n > 0)
+        Self::db_game(rules).ok()?.fitting(all, budget)
     }
 
     fn default_db_seeds(rules: &KalahRules, seeds: usize) -> Option<usize> {
@@ -595,8 +594,7 @@ impl DbSpec for Kalah {
             return None;
         }
         let budget = if seeds <= 50 { 256 << 20 } else { 1536 << 20 };
-        let game = Self::db_game(rules).ok()?;
-        Some(game.largest_within(seeds, budget)).filter(|&n| n > 0)
+        Self::db_game(rules).ok()?.fitting(seeds, budget)
     }
 
     #[inline]

@@ -890,8 +890,7 @@ impl DbSpec for Oware {
     fn play_db_seeds(rules: &OwareRules, small: bool) -> Option<usize> {
         let budget = if small { 3_000_000 } else { 256 << 20 };
         let all = (2 * rules.houses as usize * rules.seeds as usize).min(MAX_DB_SEEDS);
-        let game = Self::db_game(rules).ok()?;
-        Some(game.largest_within(all, budget)).filter(|&n| n > 0)
+        Self::db_game(rules).ok()?.fitting(all, budget)
     }
 
     fn default_db_seeds(rules: &OwareRules, seeds: usize) -> Option<usize> {
