@@ -134,6 +134,14 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
         dir.to_str().unwrap(),
     ]);
     let out = run(&args);
+    // An engine whose program is missing is named before the first game.
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "kete-arena: warning: engine missing cannot be started: '/nonexistent/engine' is no file; it will lose every game"
+        ),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let games = games(&dir);
     assert_eq!(
         games.len(),

@@ -103,6 +103,23 @@ impl Default for EngineConfig {
 pub const ENGINE_KEYS: &str = "cmd, name, args, dir, proto, movesep, option.<Name>, tc, st, depth, nodes, timemargin, timeout";
 
 impl EngineConfig {
+    /// Why the engine's program cannot be started, if it is plainly
+    /// missing: a path that names no file, or a name found on no folder of
+    /// `PATH`. (A program that is found may still fail; its games say why.)
+    pub fn missing_program(&self) -> Option<String> {
+        let cmd = std::path::Path::new(&self.cmd);
+        if self.cmd.contains('/') {
+            let at = match &self.dir {
+                Some(d) if cmd.is_relative() => d.join(cmd),
+                _ => cmd.to_path_buf(),
+            };
+            return (!at.is_file()).then(|| format!("'{}' is no file", at.display()));
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let found = std::env::split_paths(&path).any(|d| d.join(cmd).is_file());
+        (!found).then(|| format!("'{}' is on no folder of PATH", self.cmd))
+    }
+
     /// Sets one `key=value` of `--engine`/`--each`.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), ArenaError> {
         let bad = |m: String| ArenaError::Config(m);

@@ -263,6 +263,17 @@ fn run(args: RunArgs) -> Result<()> {
     if !(args.handshake_timeout > 0.0 && args.handshake_timeout < 1e6) {
         bail!("--handshake-timeout must be a positive number of seconds");
     }
+    // Said before the first game, whatever --quiet says: such an engine
+    // loses every game it plays, and the records are the only other place
+    // that tells why.
+    for e in &engines {
+        if let Some(why) = e.missing_program() {
+            eprintln!(
+                "kete-arena: warning: engine {} cannot be started: {why}; it will lose every game",
+                e.name
+            );
+        }
+    }
     let config = TournamentConfig {
         openings: openings(&args, &variant)?,
         variant,
