@@ -1550,7 +1550,8 @@ const PARALLEL_ARENA: usize = 50_000;
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Graph, Work};
+    use super::super::Graph;
+    use super::super::values::Work;
     use super::line_bounds;
     use crate::game::{Game, Side};
     use crate::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
