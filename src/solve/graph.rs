@@ -10,7 +10,7 @@
 //! table:
 //!
 //! * The search keys its table on the position together with the positions
-//!   of the line that lie in the position's own component ([`Graph::comp_of`]).
+//!   of the line that lie in the position's own component ([`Graph::comp`]).
 //!   On entering a component that set is empty, so every position that
 //!   starts a component, and every position of a trivial one, has one entry
 //!   whatever the line.

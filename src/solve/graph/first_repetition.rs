@@ -47,6 +47,9 @@ mod thresholds;
 pub(crate) use open::OpenArena;
 pub(crate) use play_out::PlayOut;
 
+#[cfg(doc)]
+use super::Graph;
+
 /// The thresholds (South's view) at which
 /// [`Graph::repetition_bounds_reporting`] plays its games: every one
 /// (`None`), or those of `lo..=hi`.

@@ -8,7 +8,8 @@ use crate::game::SolveGame;
 /// How far on either side of the first guess's threshold the graph's
 /// bounds are first made exact ([`Window`]). A wider window costs more
 /// games; a pass whose threshold falls outside it plays them again on a
-/// window widened to take it in ([`Searcher::bounds_exact_at`]).
+/// window widened to take it in
+/// ([`Searcher::bounds_exact_at`](super::searcher::Searcher::bounds_exact_at)).
 pub(super) const WINDOW_SPREAD: i32 = 2;
 
 /// The graph's bounds, as the search reads them.

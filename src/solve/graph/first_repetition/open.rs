@@ -16,7 +16,7 @@ use crate::game::{Side, SolveGame};
 /// once; with every exit's answer known, the co-Büchi games of `t` on the
 /// component alone ([`OpenArena::resolve`]) decide more of its positions
 /// than the entry bounds did, for every line by the argument of
-/// [`line_bounds`] ([`OpenArena::decide`]).
+/// [`line_bounds`](super::line_bounds) ([`OpenArena::decide`]).
 pub(crate) struct OpenArena {
     pub(super) arena: Arena<'static>,
     /// The local index of each member.

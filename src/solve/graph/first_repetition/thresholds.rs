@@ -1,7 +1,7 @@
 //! Which thresholds a component's games are played at, and how: the
-//! thresholds where a bound can change, cut to a [`Window`], halved so that
-//! a node takes part in about log2 of their games, South's and North's
-//! sides on two threads for a large component.
+//! thresholds where a bound can change, cut to a [`Window`](super::Window),
+//! halved so that a node takes part in about log2 of their games, South's
+//! and North's sides on two threads for a large component.
 
 use super::arena::{Arena, Flags, Scratch};
 
