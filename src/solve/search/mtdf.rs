@@ -61,16 +61,16 @@ pub fn solve_with_tablebase<G: SolveGame>(
     // A solve that starts after a line (a split solve's job) keys on seeds
     // in play, as that line was recorded, and cannot use the graph's
     // history-free answers.
-    let prepared =
-        if G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty()
-        {
-            match prepare(pos, &moves, opts, guess, start, progress) {
-                Setup::Solved(result) => return result,
-                Setup::Search(prepared) => *prepared,
-            }
-        } else {
-            Prepared::none()
-        };
+    let graph_first =
+        G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty();
+    let prepared = if graph_first {
+        match prepare(pos, &moves, opts, guess, start, progress) {
+            Setup::Solved(result) => return result,
+            Setup::Search(prepared) => *prepared,
+        }
+    } else {
+        Prepared::none()
+    };
     let tt = match prepared.table {
         Some(t) => t.join().expect("allocating the table does not panic"),
         None => Tt::new(opts.hash_mb),
@@ -212,7 +212,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     }
 
     /// Whether the root move `mv` reaches `value`.
-    pub(super) fn reaches(&mut self, pos: &G, mv: G::Move, value: i32) -> bool {
+    fn reaches(&mut self, pos: &G, mv: G::Move, value: i32) -> bool {
         let child = pos.play(mv);
         self.open_for(Self::threshold(pos.side_to_move(), value - 1));
         self.enter(pos, self.node_of(pos));
@@ -227,7 +227,7 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
 
     /// Whether the graph's bounds alone prove that root move `i` reaches
     /// `value`.
-    pub(super) fn root_move_proven(&self, pos: &G, i: usize, value: i32) -> bool {
+    fn root_move_proven(&self, pos: &G, i: usize, value: i32) -> bool {
         self.bounds.root_moves.get(i).is_some_and(|&(lo, hi)| {
             if pos.side_to_move() == crate::game::Side::South {
                 lo >= value
