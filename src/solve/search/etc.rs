@@ -11,6 +11,11 @@ impl<'a, G: SolveGame> Searcher<'a, G> {
     /// enough ends the node before any search. Its value (side to move's
     /// view, `beta` where its entry only answers the pass's question) and
     /// the index of its move, if there is one.
+    ///
+    /// Part of [`Searcher::search_at`]'s work at every node, so inlined
+    /// there: out of line (the compiler's choice) it cost 6% more
+    /// instructions on Kalah 6x3 (cachegrind) and some 4% of the time.
+    #[inline(always)]
     pub(super) fn transposition_cut(
         &mut self,
         pos: &G,
