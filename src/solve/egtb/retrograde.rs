@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::{BuildOptions, BuildProgress, parallel_chunks, run_reporting, threads};
 #[cfg(doc)]
 use crate::game::DbBuild;
-use crate::game::DbSpec;
+use crate::game::{DbSpec, Indexer};
 use crate::solve::db::Egtb;
 
 /// The game's backward moves ([`DbBuild::Retrograde`]).
@@ -250,146 +250,40 @@ pub(super) fn build_level<G: DbSpec>(
     start: Instant,
     progress: &mut dyn FnMut(&BuildProgress),
 ) {
-    let p = 2 * db.game().pits();
     let ix = db.indexer();
     let total = ix.count(n);
-    let level = db.level(n);
-    let inside = Nibbles::new(total);
+    let count = Count::<G> {
+        db,
+        rules,
+        predecessors,
+        n,
+        p: 2 * db.game().pits(),
+        ix,
+        total,
+        level: db.level(n),
+        inside: Nibbles::new(total),
+        decided: AtomicU64::new(0),
+    };
     let stages = 1 + n as u32;
     // Stage 1: every position's exits and moves within the count.
-    let done = AtomicU64::new(0);
-    run_reporting(
-        threads(opts),
-        total,
-        opts.report_every,
-        &done,
-        |d| progress(&BuildProgress::at(n, total, (1, stages), d, false, start)),
-        &|a, b| {
-            let mut board = [0u8; 16];
-            let mut moves = Vec::with_capacity(8);
-            let mut ring: [Outlook; DEPTH] = std::array::from_fn(|_| Outlook::new());
-            let finish = |idx: u64, o: &Outlook| {
-                level[idx as usize].store(pending(o.exit()), Ordering::Relaxed);
-                // Chunks hold an even number of positions: no other thread
-                // writes this byte now.
-                inside.set_alone(idx, o.inside);
-            };
-            ix.unrank(n, a, &mut board[..p]);
-            for idx in a..b {
-                let slot = (idx % DEPTH as u64) as usize;
-                if idx >= a + DEPTH as u64 {
-                    finish(idx - DEPTH as u64, &ring[slot]);
-                }
-                ring[slot].look::<G>(db, rules, &board[..p], n, &mut moves);
-                ix.next(&mut board[..p]);
-            }
-            for idx in b.saturating_sub(DEPTH as u64).max(a)..b {
-                finish(idx, &ring[(idx % DEPTH as u64) as usize]);
-            }
-        },
-    );
+    count.look_at_moves(opts, |d| {
+        progress(&BuildProgress::at(n, total, (1, stages), d, false, start))
+    });
     let mut fresh = Bits::new(total);
     let mut next = Bits::new(total);
-    let decided = AtomicU64::new(0);
-    let decide = |idx: u64, v: i32, into: &Bits| -> bool {
-        let cell = &level[idx as usize];
-        let code = cell.load(Ordering::Relaxed);
-        if exit_of(code).is_some()
-            && cell
-                .compare_exchange(code, v as i8, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
-        {
-            into.set(idx);
-            decided.fetch_add(1, Ordering::Relaxed);
-            return true;
-        }
-        false
-    };
     for t in (1..=n as i32).rev() {
         // Positions that join at this threshold by their own exits.
-        parallel_chunks(threads(opts), total, &|a, b| {
-            for idx in a..b {
-                if let Some(exit) = exit_of(level[idx as usize].load(Ordering::Relaxed)) {
-                    if exit >= t {
-                        decide(idx, t, &fresh);
-                    } else if exit <= -t && inside.get(idx) == 0 {
-                        decide(idx, -t, &fresh);
-                    }
-                }
-            }
-        });
+        count.join_by_exits(t, &fresh, opts);
         // And the positions that reach them, until no more join.
         while !fresh.is_empty() {
-            parallel_chunks(threads(opts), total, &|a, b| {
-                let mut board = [0u8; 16];
-                let mut preds = Vec::new();
-                // Predecessors (and whether their successor is lost) whose
-                // cache lines are on their way: each is a miss somewhere in
-                // the level, and the locked updates below would otherwise
-                // wait for them one by one. Within a round the order of the
-                // updates does not change which positions join.
-                let mut batch: Vec<(u64, bool)> = Vec::with_capacity(BATCH + 64);
-                let settle = |batch: &mut Vec<(u64, bool)>| {
-                    for &(idx, lost) in batch.iter() {
-                        if lost {
-                            decide(idx, t, &next);
-                        } else if inside.decrement(idx) == 0
-                            && exit_of(level[idx as usize].load(Ordering::Relaxed))
-                                .is_some_and(|e| e <= -t)
-                        {
-                            decide(idx, -t, &next);
-                        }
-                    }
-                    batch.clear();
-                };
-                // The board of the last position drained: the next one is
-                // often a few ranks on, and stepping there is cheaper than
-                // unranking.
-                let mut at = u64::MAX;
-                // A word's 64 positions lie on one or two cache lines of the
-                // level.
-                let ahead = |w: u64| {
-                    crate::solve::prefetch(&level[(w * 64) as usize]);
-                    crate::solve::prefetch(&level[((w * 64 + 63).min(total - 1)) as usize]);
-                };
-                fresh.drain(a, b, ahead, |q| {
-                    let lost = level[q as usize].load(Ordering::Relaxed) < 0;
-                    if at < q && q - at <= NEAR {
-                        for _ in at..q {
-                            ix.next(&mut board[..p]);
-                        }
-                    } else {
-                        ix.unrank(n, q, &mut board[..p]);
-                    }
-                    at = q;
-                    predecessors(rules, &board[..p], &mut preds);
-                    for pb in &preds {
-                        let idx = ix.rank(&pb[..p], n);
-                        crate::solve::prefetch(&level[idx as usize]);
-                        if !lost {
-                            crate::solve::prefetch(inside.byte(idx));
-                        }
-                        batch.push((idx, lost));
-                    }
-                    if batch.len() >= BATCH {
-                        settle(&mut batch);
-                    }
-                });
-                settle(&mut batch);
-            });
+            count.tell_predecessors(t, &fresh, &next, opts);
             std::mem::swap(&mut fresh, &mut next);
         }
-        let decided = decided.load(Ordering::Relaxed);
+        let decided = count.decided.load(Ordering::Relaxed);
         let stage = (2 + n as u32 - t as u32, stages);
         progress(&BuildProgress::at(n, total, stage, decided, false, start));
     }
-    parallel_chunks(threads(opts), total, &|a, b| {
-        for cell in &level[a as usize..b as usize] {
-            if exit_of(cell.load(Ordering::Relaxed)).is_some() {
-                cell.store(0, Ordering::Relaxed);
-            }
-        }
-    });
+    count.zero_undecided(opts);
     progress(&BuildProgress::at(
         n,
         total,
@@ -398,6 +292,192 @@ pub(super) fn build_level<G: DbSpec>(
         true,
         start,
     ));
+}
+
+/// One seed count while [`build_level`] builds it: what its stages read of
+/// the game and the smaller counts, the bytes of its positions (values, or
+/// pending codes), and what the thresholds keep between rounds.
+struct Count<'a, G: DbSpec> {
+    db: &'a Egtb,
+    rules: &'a G::Rules,
+    predecessors: Predecessors<G::Rules>,
+    /// The seeds of the count.
+    n: usize,
+    /// The pits of a board, both rows.
+    p: usize,
+    ix: &'a Indexer,
+    /// Positions of the count.
+    total: u64,
+    level: &'a [AtomicI8],
+    /// Per position, its moves within the count not yet known to reach a
+    /// position worth at least the threshold.
+    inside: Nibbles,
+    /// Positions decided so far.
+    decided: AtomicU64,
+}
+
+impl<G: DbSpec> Count<'_, G> {
+    /// Stage 1: every position's exit and moves within the count
+    /// ([`Outlook`]), its exit kept as its pending code. `report` hears now
+    /// and then how many positions are done.
+    fn look_at_moves(&self, opts: &BuildOptions, report: impl FnMut(u64)) {
+        let (db, rules, n, p, ix, total) =
+            (self.db, self.rules, self.n, self.p, self.ix, self.total);
+        let (level, inside) = (self.level, &self.inside);
+        let done = AtomicU64::new(0);
+        run_reporting(
+            threads(opts),
+            total,
+            opts.report_every,
+            &done,
+            report,
+            &|a, b| {
+                let mut board = [0u8; 16];
+                let mut moves = Vec::with_capacity(8);
+                let mut ring: [Outlook; DEPTH] = std::array::from_fn(|_| Outlook::new());
+                let finish = |idx: u64, o: &Outlook| {
+                    level[idx as usize].store(pending(o.exit()), Ordering::Relaxed);
+                    // Chunks hold an even number of positions: no other thread
+                    // writes this byte now.
+                    inside.set_alone(idx, o.inside);
+                };
+                ix.unrank(n, a, &mut board[..p]);
+                for idx in a..b {
+                    let slot = (idx % DEPTH as u64) as usize;
+                    if idx >= a + DEPTH as u64 {
+                        finish(idx - DEPTH as u64, &ring[slot]);
+                    }
+                    ring[slot].look::<G>(db, rules, &board[..p], n, &mut moves);
+                    ix.next(&mut board[..p]);
+                }
+                for idx in b.saturating_sub(DEPTH as u64).max(a)..b {
+                    finish(idx, &ring[(idx % DEPTH as u64) as usize]);
+                }
+            },
+        );
+    }
+
+    /// Decides position `idx` at `v` and marks it in `into`, unless it is
+    /// decided already (by another thread, say).
+    fn decide(&self, idx: u64, v: i32, into: &Bits) -> bool {
+        let cell = &self.level[idx as usize];
+        let code = cell.load(Ordering::Relaxed);
+        if exit_of(code).is_some()
+            && cell
+                .compare_exchange(code, v as i8, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+        {
+            into.set(idx);
+            self.decided.fetch_add(1, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
+    /// The positions that join at threshold `t` by their own exits, into
+    /// `fresh`: an exit worth `t` or more, or one worth `-t` or less and no
+    /// move within the count.
+    fn join_by_exits(&self, t: i32, fresh: &Bits, opts: &BuildOptions) {
+        let (level, inside) = (self.level, &self.inside);
+        parallel_chunks(threads(opts), self.total, &|a, b| {
+            for idx in a..b {
+                if let Some(exit) = exit_of(level[idx as usize].load(Ordering::Relaxed)) {
+                    if exit >= t {
+                        self.decide(idx, t, fresh);
+                    } else if exit <= -t && inside.get(idx) == 0 {
+                        self.decide(idx, -t, fresh);
+                    }
+                }
+            }
+        });
+    }
+
+    /// One round of threshold `t`: the predecessors of the positions that
+    /// joined last round (`fresh`, emptied) are told, and those that join
+    /// now go into `next`. A predecessor of a position lost for its mover
+    /// is won at `t`; one whose every move within the count now reaches a
+    /// position worth at least `t`, and whose exit is worth `-t` or less,
+    /// is lost at `-t`.
+    fn tell_predecessors(&self, t: i32, fresh: &Bits, next: &Bits, opts: &BuildOptions) {
+        let (rules, predecessors, n, p, ix, total) = (
+            self.rules,
+            self.predecessors,
+            self.n,
+            self.p,
+            self.ix,
+            self.total,
+        );
+        let (level, inside) = (self.level, &self.inside);
+        parallel_chunks(threads(opts), total, &|a, b| {
+            let mut board = [0u8; 16];
+            let mut preds = Vec::new();
+            // Predecessors (and whether their successor is lost) whose
+            // cache lines are on their way: each is a miss somewhere in
+            // the level, and the locked updates below would otherwise
+            // wait for them one by one. Within a round the order of the
+            // updates does not change which positions join.
+            let mut batch: Vec<(u64, bool)> = Vec::with_capacity(BATCH + 64);
+            let settle = |batch: &mut Vec<(u64, bool)>| {
+                for &(idx, lost) in batch.iter() {
+                    if lost {
+                        self.decide(idx, t, next);
+                    } else if inside.decrement(idx) == 0
+                        && exit_of(level[idx as usize].load(Ordering::Relaxed))
+                            .is_some_and(|e| e <= -t)
+                    {
+                        self.decide(idx, -t, next);
+                    }
+                }
+                batch.clear();
+            };
+            // The board of the last position drained: the next one is
+            // often a few ranks on, and stepping there is cheaper than
+            // unranking.
+            let mut at = u64::MAX;
+            // A word's 64 positions lie on one or two cache lines of the
+            // level.
+            let ahead = |w: u64| {
+                crate::solve::prefetch(&level[(w * 64) as usize]);
+                crate::solve::prefetch(&level[((w * 64 + 63).min(total - 1)) as usize]);
+            };
+            fresh.drain(a, b, ahead, |q| {
+                let lost = level[q as usize].load(Ordering::Relaxed) < 0;
+                if at < q && q - at <= NEAR {
+                    for _ in at..q {
+                        ix.next(&mut board[..p]);
+                    }
+                } else {
+                    ix.unrank(n, q, &mut board[..p]);
+                }
+                at = q;
+                predecessors(rules, &board[..p], &mut preds);
+                for pb in &preds {
+                    let idx = ix.rank(&pb[..p], n);
+                    crate::solve::prefetch(&level[idx as usize]);
+                    if !lost {
+                        crate::solve::prefetch(inside.byte(idx));
+                    }
+                    batch.push((idx, lost));
+                }
+                if batch.len() >= BATCH {
+                    settle(&mut batch);
+                }
+            });
+            settle(&mut batch);
+        });
+    }
+
+    /// The positions never decided can force neither a gain nor a loss: 0.
+    fn zero_undecided(&self, opts: &BuildOptions) {
+        let level = self.level;
+        parallel_chunks(threads(opts), self.total, &|a, b| {
+            for cell in &level[a as usize..b as usize] {
+                if exit_of(cell.load(Ordering::Relaxed)).is_some() {
+                    cell.store(0, Ordering::Relaxed);
+                }
+            }
+        });
+    }
 }
 
 #[cfg(test)]
