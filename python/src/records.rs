@@ -34,9 +34,9 @@ pub struct RecordedMove {
 impl RecordedMove {
     fn __repr__(&self) -> String {
         format!(
-            "RecordedMove('{}', side={:?}, score={}, ms={})",
+            "RecordedMove('{}', side={}, score={}, ms={})",
             self.r#move,
-            self.side,
+            crate::results::py_opt(self.side.as_deref()),
             self.score
                 .as_ref()
                 .map_or("None".to_string(), |s| format!("'{}'", s.__str__())),

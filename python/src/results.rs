@@ -4,6 +4,24 @@
 
 use pyo3::prelude::*;
 
+/// `'text'`, as Python shows a string.
+pub fn py_str(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// A string or `None`, as Python shows it.
+pub fn py_opt(s: Option<&str>) -> String {
+    s.map_or("None".to_string(), py_str)
+}
+
+/// A list of strings, as Python shows it.
+pub fn py_list(v: &[String]) -> String {
+    format!(
+        "[{}]",
+        v.iter().map(|s| py_str(s)).collect::<Vec<_>>().join(", ")
+    )
+}
+
 /// A score as the protocol states it: `cp N` (centiseeds, the side to
 /// move's view) or `mate N` (moves to a won game, negative when lost).
 #[pyclass(module = "kete", frozen, from_py_object)]
@@ -118,11 +136,11 @@ pub struct Line {
 impl Line {
     fn __repr__(&self) -> String {
         format!(
-            "Line(multipv={}, score={}, depth={}, pv={:?})",
+            "Line(multipv={}, score={}, depth={}, pv={})",
             self.multipv,
             self.score.as_ref().map_or("None".into(), |s| s.__repr__()),
             self.depth.map_or("None".into(), |d| d.to_string()),
-            self.pv
+            py_list(&self.pv)
         )
     }
 }
@@ -169,11 +187,11 @@ impl Analysis {
 
     fn __repr__(&self) -> String {
         format!(
-            "Analysis(best_move={:?}, score={}, depth={}, pv={:?}{})",
-            self.best_move,
+            "Analysis(best_move={}, score={}, depth={}, pv={}{})",
+            py_opt(self.best_move.as_deref()),
             self.score().map_or("None".into(), |s| s.__repr__()),
             self.depth().map_or("None".into(), |d| d.to_string()),
-            self.pv(),
+            py_list(&self.pv()),
             if self.stopped { ", stopped" } else { "" }
         )
     }
@@ -239,8 +257,8 @@ impl Solution {
     fn __repr__(&self) -> String {
         match (&self.verdict, self.value) {
             (_, Some(v)) => format!(
-                "Solution(value={v:+}, best_moves={:?}, {})",
-                self.best_moves,
+                "Solution(value={v:+}, best_moves={}, {})",
+                py_list(&self.best_moves),
                 if self.proven {
                     "proven".to_string()
                 } else {
@@ -252,11 +270,14 @@ impl Solution {
                 }
             ),
             (Some(verdict), None) => format!(
-                "Solution(verdict='{verdict}', mate={}, pv={:?})",
+                "Solution(verdict='{verdict}', mate={}, pv={})",
                 self.mate.map_or("None".into(), |m| m.to_string()),
-                self.pv
+                py_list(&self.pv)
             ),
-            (None, None) => format!("Solution(unproven, best_moves={:?})", self.best_moves),
+            (None, None) => format!(
+                "Solution(unproven, best_moves={})",
+                py_list(&self.best_moves)
+            ),
         }
     }
 }
