@@ -702,6 +702,7 @@ pub struct Cell {
     pub col: u8,
     /// The name in the move notation.
     pub name: String,
+    /// The seeds it holds.
     pub seeds: u32,
     /// Rule marks (Bao: `"nyumba"`, `"takasia"`).
     pub marks: Vec<String>,

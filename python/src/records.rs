@@ -25,6 +25,7 @@ pub struct RecordedMove {
     /// The engine's last score before the move, from the mover's view, as
     /// the engine said it (`None` if it said none).
     pub score: Option<Score>,
+    /// The depth the engine reported with it.
     pub depth: Option<u32>,
     /// The longest the move could take without being late, in ms.
     pub limit_ms: Option<f64>,
@@ -72,11 +73,15 @@ impl RecordedMove {
 pub struct RecordedGame {
     /// The game's place in the tournament's schedule.
     pub id: usize,
+    /// The round of the schedule it was played in.
     pub round: usize,
+    /// The pair of games (one opening, colours swapped) it belongs to.
     pub pair: usize,
-    /// The engine playing South (player 1), and North.
+    /// The engine playing South (player 1, moves first).
     pub south: String,
+    /// The engine playing North.
     pub north: String,
+    /// The variant's canonical name.
     pub variant: String,
     /// Every rule option with its value.
     pub options: BTreeMap<String, String>,

@@ -120,9 +120,13 @@ impl Score {
 pub struct Line {
     /// The line's rank, from 1.
     pub multipv: usize,
+    /// The line's score (`None` if an external engine gave none).
     pub score: Option<Score>,
+    /// The depth of the iteration that found it, in plies.
     pub depth: Option<u32>,
+    /// The longest line looked at.
     pub seldepth: Option<u32>,
+    /// Nodes searched so far.
     pub nodes: Option<u64>,
     /// Seconds since the search started.
     pub time: Option<f64>,
@@ -211,8 +215,9 @@ pub struct Solution {
     /// The exact margin (proven), else the best estimate so far; `None` in
     /// Bao.
     pub value: Option<i64>,
-    /// The bounds proved on the value (equal to it when proven).
+    /// The lower bound proved on the value (equal to it when proven).
     pub lower: Option<i64>,
+    /// The upper bound proved on the value (equal to it when proven).
     pub upper: Option<i64>,
     /// Every move that keeps the value (with `all_best`), else one; in Bao
     /// the first move of the winning line.
@@ -225,7 +230,9 @@ pub struct Solution {
     pub pv: Vec<String>,
     /// The side to move: `"south"` or `"north"`.
     pub side: String,
+    /// Positions the solve looked at.
     pub nodes: u64,
+    /// Positions whose value came from the database.
     pub tbhits: u64,
     /// The endgame database the solve probed, if any.
     pub database: Option<String>,

@@ -3,6 +3,7 @@ limits, a solve of every kind, the database in play, the GIL released and
 Ctrl-C."""
 
 import _thread
+import random
 import re
 import subprocess
 import threading
@@ -95,12 +96,19 @@ def test_solve_by_counting_matches_kete_solve(engine, kete_bin):
     # Oware and En Dodoi.
     o = engine.solve(kete.Position("oware", pits=3, seeds=2))
     assert o.proven and o.best_moves and o.value is not None
-    e = engine.solve(kete.Position("endodoi", pits=6, seeds=3), time=60)
-    assert e.value is not None and e.best_moves
+    # En Dodoi, later in a game.
+    d = kete.Position("endodoi", pits=6, seeds=3)
+    rng = random.Random(3)
+    while len(d.history) < 30 and not d.is_over:
+        d = d.play(rng.choice(d.moves()))
+    e = engine.solve(d, time=60)
+    assert e.proven and e.value is not None and e.best_moves
 
 
 def test_a_solve_with_a_time_limit_gives_bounds():
-    s = kete.Engine(egtb_dir=None).solve(kete.Position("oware"), time=0.3)
+    t = time.perf_counter()
+    s = kete.Engine(egtb_dir=None).solve(kete.Position("kalah"), time=0.3, hash_mb=16)
+    assert time.perf_counter() - t < 2
     assert not s.proven and s.stopped
     assert s.lower <= s.value <= s.upper
     assert s.best_moves
