@@ -3,6 +3,7 @@ Kujifunza, Bao la Kiswahili) as a library.
 
 * :class:`Position` — a game's position: its moves, the position after one,
   its outcome, perft, its board as numbers, text and SVG.
+* :class:`Game` — a game played move by move in place (the fast way).
 * :class:`Engine` — kete's search and exact solver, in this process.
 * :class:`UgiEngine` — any UGI/UCI engine as a child process, driven by the
   rules of kete-arena.
@@ -19,6 +20,7 @@ from ._kete import (
     Cell,
     Engine,
     EngineError,
+    Game,
     GameOverError,
     IllegalMoveError,
     InvalidMoveError,
@@ -48,6 +50,7 @@ __all__ = [
     "Cell",
     "Engine",
     "EngineError",
+    "Game",
     "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",

@@ -77,8 +77,7 @@ impl Core {
                 self.in_play = None;
             }
             Effect::LoadDatabase(path) => {
-                let db =
-                    kete::solve::load(&path).map_err(|e| format!("EgtbPath '{path}': {e}"))?;
+                let db = kete::solve::load(&path).map_err(|e| format!("EgtbPath '{path}': {e}"))?;
                 self.egtb = Some(Arc::new(db));
                 self.settings.egtb_path = Some(path);
             }
@@ -380,9 +379,9 @@ fn solve_table<G: SolveGame>(
         .collect();
     let opts = SolveOptions {
         // The table `kete solve` takes when its user names none.
-        hash_mb: job
-            .hash_mb
-            .unwrap_or_else(|| kete::solve::resources::fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row())),
+        hash_mb: job.hash_mb.unwrap_or_else(|| {
+            kete::solve::resources::fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row())
+        }),
         table_fits_graph: job.hash_mb.is_none(),
         all_best: job.all_best,
         threads: job.core.settings.threads,

@@ -115,9 +115,7 @@ impl Log {
         if text.is_empty() {
             return Ok(());
         }
-        let logger = py
-            .import("logging")?
-            .call_method1("getLogger", ("kete",))?;
+        let logger = py.import("logging")?.call_method1("getLogger", ("kete",))?;
         for line in text.lines() {
             let line = line.strip_prefix("info string ").unwrap_or(line);
             let level = if line.starts_with("error:") {

@@ -120,6 +120,7 @@ fn _kete(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add(name, ty)?;
     }
     m.add_class::<position::Position>()?;
+    m.add_class::<position::PyGame>()?;
     m.add_class::<position::Outcome>()?;
     m.add_class::<position::Cell>()?;
     m.add_class::<results::Score>()?;

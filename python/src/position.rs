@@ -41,8 +41,7 @@ pub type ExactOf<G> = fn(
 ) -> Option<Exact<G>>;
 
 /// How the engine solves a position of the game.
-pub type SolveOf<G> =
-    fn(&GameRecord<G>, &Caps<G>, &mut SolveJob<'_>) -> Result<SolveOut, String>;
+pub type SolveOf<G> = fn(&GameRecord<G>, &Caps<G>, &mut SolveJob<'_>) -> Result<SolveOut, String>;
 
 /// What the solver can do with a game: the functions that need more of it
 /// than [`Board`] ([`DbSpec`], [`SolveGame`]), chosen by the registry's
@@ -113,6 +112,8 @@ pub trait DynPos: Send + Sync {
     /// The legal moves' texts in the order of the pits; none once over.
     fn moves(&self) -> Vec<String>;
     fn play(&mut self, text: &str) -> Result<(), MoveError>;
+    /// The position after `text`, `self` left alone.
+    fn after(&self, text: &str) -> Result<Box<dyn DynPos>, MoveError>;
     fn fen(&self) -> String;
     /// The token of the position the record starts from.
     fn start_fen(&self) -> String;
@@ -120,6 +121,8 @@ pub trait DynPos: Send + Sync {
     fn starts_at_start(&self) -> bool;
     /// The moves played since the start, as texts.
     fn history(&self) -> Vec<String>;
+    /// How many moves were played since the start.
+    fn plies(&self) -> usize;
     fn side_to_move(&self) -> Side;
     fn outcome(&self) -> Option<(kete::Outcome, Option<EndReason>)>;
     fn seed_count(&self) -> Option<(u32, u32)>;
@@ -179,6 +182,13 @@ impl<G: Board> DynPos for PosImpl<G> {
     fn play(&mut self, text: &str) -> Result<(), MoveError> {
         self.record.play_text(text).map(drop)
     }
+    fn after(&self, text: &str) -> Result<Box<dyn DynPos>, MoveError> {
+        Ok(Box::new(PosImpl {
+            record: self.record.after_text(text)?,
+            caps: self.caps,
+            variant: self.variant,
+        }))
+    }
     fn fen(&self) -> String {
         self.record.position().to_notation()
     }
@@ -197,13 +207,14 @@ impl<G: Board> DynPos for PosImpl<G> {
             .map(|(&m, p)| p.format_move(m))
             .collect()
     }
+    fn plies(&self) -> usize {
+        self.record.moves().len()
+    }
     fn side_to_move(&self) -> Side {
         self.record.position().side_to_move()
     }
     fn outcome(&self) -> Option<(kete::Outcome, Option<EndReason>)> {
-        self.record
-            .outcome()
-            .map(|o| (o, self.record.end_reason()))
+        self.record.outcome().map(|o| (o, self.record.end_reason()))
     }
     fn seed_count(&self) -> Option<(u32, u32)> {
         self.record.position().seed_count()
@@ -257,11 +268,14 @@ impl<G: Board> DynPos for PosImpl<G> {
         self.record.position().hash()
     }
     fn same(&self, other: &dyn DynPos) -> bool {
-        other.as_any().downcast_ref::<PosImpl<G>>().is_some_and(|o| {
-            o.record.position() == self.record.position()
-                && o.record.position().rules() == self.record.position().rules()
-                && o.record.ended_by_repetition() == self.record.ended_by_repetition()
-        })
+        other
+            .as_any()
+            .downcast_ref::<PosImpl<G>>()
+            .is_some_and(|o| {
+                o.record.position() == self.record.position()
+                    && o.record.position().rules() == self.record.position().rules()
+                    && o.record.ended_by_repetition() == self.record.ended_by_repetition()
+            })
     }
     fn search(&self, job: &mut SearchJob<'_>) -> SearchOut {
         crate::engine::search_record(&self.record, &self.caps, job)
@@ -424,9 +438,10 @@ impl Position {
     /// The position after `move` (a move text such as `"C"` or `"A1>"`).
     /// Raises `InvalidMoveError`, `IllegalMoveError` or `GameOverError`.
     fn play(&self, r#move: &str) -> PyResult<Position> {
-        let mut next = self.inner.clone_box();
-        next.play(r#move).map_err(move_error)?;
-        Ok(Position::of(next))
+        self.inner
+            .after(r#move)
+            .map(Position::of)
+            .map_err(move_error)
     }
 
     /// The position after each move in turn.
@@ -472,13 +487,7 @@ impl Position {
     /// How the game ended, with the reason; `None` while it goes on.
     #[getter]
     fn outcome(&self) -> Option<Outcome> {
-        self.inner.outcome().map(|(o, r)| Outcome {
-            result: o.result.as_str().to_string(),
-            winner: o.result.winner().map(|s| side_name(s).to_string()),
-            seeds: o.seeds,
-            reason: r.map(|r| r.code().to_string()),
-            reason_text: r.map(|r| r.to_string()),
-        })
+        outcome_of(self.inner.as_ref())
     }
 
     /// The seeds each player (South, North) would count if the game
@@ -654,6 +663,115 @@ impl Position {
         };
         Some((of(Side::South)?, of(Side::North)?))
     }
+}
+
+/// A game in progress, played move by move in place: the referee's
+/// record (`kete::game::GameRecord`). `push` is the fast way to play many
+/// moves from Python; `position` is the position reached, as a value.
+/// A game equals only itself (it changes); positions compare by value.
+#[pyclass(module = "kete", name = "Game")]
+pub struct PyGame {
+    inner: Box<dyn DynPos>,
+}
+
+#[pymethods]
+impl PyGame {
+    /// A game from the start of `variant` under the rule options given.
+    #[new]
+    #[pyo3(signature = (variant = "kalah", **options))]
+    fn new(variant: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyGame> {
+        Ok(PyGame {
+            inner: Position::build(variant_with(variant, options)?, None)?.inner,
+        })
+    }
+
+    /// A game from `position` (with the moves that led to it).
+    #[staticmethod]
+    fn from_position(position: &Position) -> PyGame {
+        PyGame {
+            inner: position.inner.clone_box(),
+        }
+    }
+
+    /// Plays `move` in place. Raises as `Position.play`.
+    fn push(&mut self, r#move: &str) -> PyResult<()> {
+        self.inner.play(r#move).map_err(move_error)
+    }
+
+    /// The legal moves, in the order of the pits; empty once over.
+    fn moves(&self) -> Vec<String> {
+        self.inner.moves()
+    }
+
+    /// The position reached, as a value.
+    #[getter]
+    fn position(&self) -> Position {
+        Position::of(self.inner.clone_box())
+    }
+
+    /// Whether the game is over (by the rules, or by a repetition).
+    #[getter]
+    fn is_over(&self) -> bool {
+        self.inner.outcome().is_some()
+    }
+
+    /// How the game ended, with the reason; `None` while it goes on.
+    #[getter]
+    fn outcome(&self) -> Option<Outcome> {
+        outcome_of(self.inner.as_ref())
+    }
+
+    /// `"south"` or `"north"`.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        side_name(self.inner.side_to_move())
+    }
+
+    /// The token of the position reached.
+    #[getter]
+    fn fen(&self) -> String {
+        self.inner.fen()
+    }
+
+    /// The moves played, as texts.
+    #[getter]
+    fn history(&self) -> Vec<String> {
+        self.inner.history()
+    }
+
+    /// A copy, to be played on apart.
+    fn copy(&self) -> PyGame {
+        PyGame {
+            inner: self.inner.clone_box(),
+        }
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.plies()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game('{}', {} moves, {})",
+            self.inner.variant().name(),
+            self.inner.plies(),
+            if self.inner.outcome().is_some() {
+                "over"
+            } else {
+                "going on"
+            }
+        )
+    }
+}
+
+fn outcome_of(inner: &dyn DynPos) -> Option<Outcome> {
+    inner.outcome().map(|(o, r)| Outcome {
+        result: o.result.as_str().to_string(),
+        winner: o.result.winner().map(|s| side_name(s).to_string()),
+        seeds: o.seeds,
+        reason: r.map(|r| r.code().to_string()),
+        reason_text: r.map(|r| r.to_string()),
+    })
 }
 
 /// How a game ended.

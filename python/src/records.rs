@@ -157,11 +157,7 @@ impl RecordedGame {
             pos.play(m).map_err(|e| {
                 let err = move_error_at(e, "");
                 Python::attach(|py| {
-                    self.fail(format!(
-                        "opening move {} '{m}': {}",
-                        i + 1,
-                        err.value(py)
-                    ))
+                    self.fail(format!("opening move {} '{m}': {}", i + 1, err.value(py)))
                 })
             })?;
         }
@@ -211,6 +207,7 @@ pub fn read_games(path: PathBuf) -> PyResult<Vec<RecordedGame>> {
             path.display()
         )));
     }
-    let games = kete::arena::record::read(&path).map_err(|e| RecordError::new_err(e.to_string()))?;
+    let games =
+        kete::arena::record::read(&path).map_err(|e| RecordError::new_err(e.to_string()))?;
     Ok(games.into_iter().map(RecordedGame::of).collect())
 }

@@ -135,9 +135,9 @@ impl UgiEngine {
         let argv: Vec<String> = if let Ok(s) = command.extract::<String>() {
             vec![s]
         } else {
-            command
-                .extract::<Vec<String>>()
-                .map_err(|_| OptionError::new_err("command must be a program or a list of strings"))?
+            command.extract::<Vec<String>>().map_err(|_| {
+                OptionError::new_err("command must be a program or a list of strings")
+            })?
         };
         let Some((cmd, args)) = argv.split_first() else {
             return Err(OptionError::new_err("command is empty"));
@@ -227,7 +227,9 @@ impl UgiEngine {
             p.new_game(setup)
         })?;
         for (k, v) in all {
-            self.cfg.options.retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
+            self.cfg
+                .options
+                .retain(|(n, _)| !n.eq_ignore_ascii_case(&k));
             self.cfg.options.push((k, v));
         }
         Ok(())
@@ -334,7 +336,12 @@ impl UgiEngine {
             } else {
                 format!("played '{shown}' in {}: {e}", position.inner.fen())
             };
-            return Err(engine_error(py, &self.cfg.name, Termination::Illegal, &detail));
+            return Err(engine_error(
+                py,
+                &self.cfg.name,
+                Termination::Illegal,
+                &detail,
+            ));
         }
         let best = after.history().last().cloned();
         let line = |multipv: usize, i: &Info| Line {

@@ -202,3 +202,29 @@ def test_repetition_ends_an_oware_game():
         seen.append(p)
         assert len(seen) < 50
     assert p.outcome.reason in ("repetition", "empty-row", "cannot-feed", "majority")
+
+
+@pytest.mark.parametrize("variant,options", RULES)
+def test_a_game_played_in_place_is_the_positions_played_by_value(variant, options):
+    rng = random.Random(5)
+    game = kete.Game(variant, **options)
+    pos = kete.Position(variant, **options)
+    assert game.position == pos and len(game) == 0
+    while not game.is_over:
+        assert game.moves() == pos.moves()
+        mv = rng.choice(game.moves())
+        snapshot = game.position
+        game.push(mv)
+        pos = pos.play(mv)
+        assert snapshot.history == pos.history[:-1], "a snapshot does not change"
+        assert game.fen == pos.fen and game.side_to_move == pos.side_to_move
+    assert pos.is_over and game.outcome.result == pos.outcome.result
+    assert game.outcome.reason == pos.outcome.reason
+    assert game.history == pos.history and len(game) == len(pos.history)
+    with pytest.raises(kete.GameOverError):
+        game.push("A")
+    copy_ = kete.Game.from_position(pos.copy())
+    assert copy_.position == pos and copy_.history == pos.history
+    assert "over" in repr(game)
+    # A game changes: it equals only itself.
+    assert game != kete.Game.from_position(game.position)
