@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use kete::game::{DbSpec, Evaluator, Game, GameRecord, SolveGame};
 use kete::protocol::database::{self, InPlay};
-use kete::protocol::options::{CACHE, EMPTY, ENGINE_OPTIONS, Effect, Settings};
+use kete::protocol::options::{
+    CACHE, EMPTY, ENGINE_OPTIONS, Effect, MAX_HASH_MIB, MAX_MULTIPV, Settings,
+};
 use kete::search::tt::Bound as TtBound;
 use kete::search::{self, Exact, Limits, Report, Shared};
 use kete::solve::pns::{ProveOptions, Verdict, prove};
@@ -22,7 +24,7 @@ use pyo3::types::PyDict;
 use crate::interrupt::Log;
 use crate::position::{Caps, Position, side_name};
 use crate::results::{Analysis, Line, Score, Solution};
-use crate::{OptionError, UnsolvableError};
+use crate::{OptionError, UnsolvableError, whole_opt};
 
 /// The engine's state between calls: its options, its table and its
 /// databases.
@@ -35,6 +37,9 @@ pub struct Core {
     in_play: Option<InPlay>,
     /// The databases solves chose, kept for the next ones.
     chosen: Vec<Arc<Egtb>>,
+    /// The variant (with its rules) searched last: the table is cleared
+    /// when it changes, as the engine clears it.
+    last: Option<Variant>,
     log: Log,
 }
 
@@ -47,6 +52,7 @@ impl Core {
             egtb: None,
             in_play: None,
             chosen: Vec::new(),
+            last: None,
             log: Log::default(),
         }
     }
@@ -209,6 +215,10 @@ pub fn search_record<G: Game>(
                 pv: Vec::new(),
             }],
         };
+    }
+    if job.core.last != Some(job.variant) {
+        job.core.shared.tt.clear();
+        job.core.last = Some(job.variant);
     }
     job.core.prepare_database(&job.variant);
     let core = &*job.core;
@@ -499,8 +509,8 @@ impl Engine {
     #[new]
     #[pyo3(signature = (hash_mb = None, threads = None, **options))]
     fn new(
-        hash_mb: Option<usize>,
-        threads: Option<usize>,
+        hash_mb: Option<i64>,
+        threads: Option<i64>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Engine> {
         let mut core = Core::new();
@@ -576,33 +586,20 @@ impl Engine {
         py: Python<'_>,
         position: &Position,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        multipv: Option<usize>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
+        multipv: Option<i64>,
     ) -> PyResult<Analysis> {
         let limits = Limits {
-            depth: match depth {
-                Some(d) if !(1..=search::MAX_DEPTH).contains(&d) => {
-                    return Err(OptionError::new_err(format!(
-                        "depth {d} is out of range 1..{}",
-                        search::MAX_DEPTH
-                    )));
-                }
-                d => d,
-            },
-            nodes: match nodes {
-                Some(0) => return Err(OptionError::new_err("nodes must be at least 1")),
-                n => n,
-            },
+            depth: whole_opt("depth", depth, 1, search::MAX_DEPTH as i64)?.map(|d| d as u32),
+            nodes: whole_opt("nodes", nodes, 1, i64::MAX)?.map(|n| n as u64),
             movetime: seconds("movetime", movetime)?,
             ..Limits::default()
         };
-        let multipv = multipv.unwrap_or(self.core.settings.multipv);
-        if !(1..=64).contains(&multipv) {
-            return Err(OptionError::new_err(format!(
-                "multipv {multipv} is out of range 1..64"
-            )));
-        }
+        let multipv = match whole_opt("multipv", multipv, 1, MAX_MULTIPV)? {
+            Some(m) => m as usize,
+            None => self.core.settings.multipv,
+        };
         let started = Instant::now();
         let stop = self.core.shared.stop.clone();
         stop.store(false, Ordering::Relaxed);
@@ -635,8 +632,8 @@ impl Engine {
         py: Python<'_>,
         position: &Position,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
     ) -> PyResult<Option<String>> {
         Ok(self
             .analyse(py, position, movetime, depth, nodes, Some(1))?
@@ -651,8 +648,8 @@ impl Engine {
         py: Python<'_>,
         position: &Position,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
     ) -> PyResult<Analysis> {
         self.analyse(py, position, movetime, depth, nodes, Some(1))
     }
@@ -672,11 +669,13 @@ impl Engine {
         py: Python<'_>,
         position: &Position,
         time: Option<f64>,
-        nodes: Option<u64>,
-        hash_mb: Option<usize>,
+        nodes: Option<i64>,
+        hash_mb: Option<i64>,
         all_best: bool,
     ) -> PyResult<Solution> {
         let time = seconds("time", time)?;
+        let nodes = whole_opt("nodes", nodes, 1, i64::MAX)?.map(|n| n as u64);
+        let hash_mb = whole_opt("hash_mb", hash_mb, 1, MAX_HASH_MIB)?.map(|h| h as usize);
         let started = Instant::now();
         let stop = Arc::new(AtomicBool::new(false));
         let inner = &position.inner;

@@ -92,6 +92,24 @@ create_exception!(
     "An external engine failed by the arena's rules: it did not start or answer its handshake, crashed, ran out of time or sent an illegal move (`termination` says which)."
 );
 
+/// `value` as a whole number in `min..=max`, or an `OptionError` naming
+/// `what` (Python's ints are checked here rather than by their conversion,
+/// so that a negative or huge one is a `ValueError` like any bad input).
+pub fn whole(what: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(OptionError::new_err(format!(
+            "{what} {value} is out of range {min}..{max}"
+        )))
+    }
+}
+
+/// [`whole`] for an optional value.
+pub fn whole_opt(what: &str, value: Option<i64>, min: i64, max: i64) -> PyResult<Option<i64>> {
+    value.map(|v| whole(what, v, min, max)).transpose()
+}
+
 /// The extension module.
 #[pymodule]
 fn _kete(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -130,8 +130,8 @@ pub trait DynPos: Send + Sync {
     fn cells(&self) -> Vec<kete::game::Cell>;
     /// The cells of the legal moves.
     fn legal_cells(&self) -> Vec<usize>;
-    /// The cell a legal move starts from.
-    fn move_cell(&self, text: &str) -> Result<usize, MoveError>;
+    /// The cell the last move played started from, if a move was played.
+    fn last_move_cell(&self) -> Option<usize>;
     fn diagram(&self) -> String;
     fn svg(&self, view: &kete::draw::View) -> String;
     /// Perft from this position alone (as `kete perft --fen`); `None` when
@@ -234,12 +234,10 @@ impl<G: Board> DynPos for PosImpl<G> {
         cells.dedup();
         cells
     }
-    fn move_cell(&self, text: &str) -> Result<usize, MoveError> {
-        if self.record.outcome().is_some() {
-            return Err(MoveError::GameOver);
-        }
-        let pos = self.record.position();
-        pos.parse_move(text).map(|m| pos.move_cell(m))
+    fn last_move_cell(&self) -> Option<usize> {
+        let (moves, positions) = (self.record.moves(), self.record.positions());
+        let n = moves.len();
+        (n > 0).then(|| positions[n - 1].move_cell(moves[n - 1]))
     }
     fn diagram(&self) -> String {
         trim_lines(&self.record.position().diagram())
@@ -563,9 +561,10 @@ impl Position {
     /// Counts the move sequences of exactly `depth` moves from this
     /// position, as `kete perft` does (`bulk` counts the last ply without
     /// playing it). Runs without the GIL; `Ctrl-C` stops it
-    /// (`KeyboardInterrupt`).
+    /// (`KeyboardInterrupt`). `depth` is 0..64, as `go perft`'s.
     #[pyo3(signature = (depth, bulk = false))]
-    fn perft(&self, py: Python<'_>, depth: u32, bulk: bool) -> PyResult<u64> {
+    fn perft(&self, py: Python<'_>, depth: i64, bulk: bool) -> PyResult<u64> {
+        let depth = crate::whole("depth", depth, 0, 64)? as u32;
         let stop = Arc::new(AtomicBool::new(false));
         let inner = &self.inner;
         let (n, interrupted) =
@@ -578,32 +577,30 @@ impl Position {
         }
     }
 
-    /// The board as an SVG picture (kete's board drawing, the web board's):
-    /// `flipped` puts North at the bottom, `legal` marks the playable pits,
-    /// `last` marks the cell a move (a text) starts from.
-    #[pyo3(signature = (flipped = false, legal = true, last = None))]
-    fn svg(&self, flipped: bool, legal: bool, last: Option<&str>) -> PyResult<String> {
-        let last = match last {
-            None => Vec::new(),
-            Some(m) => vec![self.inner.move_cell(m).map_err(move_error)?],
-        };
-        Ok(self.inner.svg(&kete::draw::View {
+    /// The board as an SVG picture (kete's board drawing,
+    /// `kete::draw::svg`): `flipped` puts North at the bottom, `legal`
+    /// marks the playable pits, `last` the pit the last move was sown from.
+    #[pyo3(signature = (flipped = false, legal = true, last = true))]
+    fn svg(&self, flipped: bool, legal: bool, last: bool) -> String {
+        self.inner.svg(&kete::draw::View {
             flipped,
             legal: if legal {
                 self.inner.legal_cells()
             } else {
                 Vec::new()
             },
-            last,
-        }))
+            last: if last {
+                self.inner.last_move_cell().into_iter().collect()
+            } else {
+                Vec::new()
+            },
+        })
     }
 
-    /// What Jupyter shows: the board drawn.
+    /// What Jupyter shows: the board drawn, the playable pits and the last
+    /// move marked.
     fn _repr_svg_(&self) -> String {
-        self.inner.svg(&kete::draw::View {
-            legal: self.inner.legal_cells(),
-            ..kete::draw::View::default()
-        })
+        self.svg(false, true, true)
     }
 
     /// A copy (positions are values: `play` never changes one).

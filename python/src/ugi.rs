@@ -251,10 +251,13 @@ impl UgiEngine {
         py: Python<'_>,
         position: &Position,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        multipv: Option<usize>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
+        multipv: Option<i64>,
     ) -> PyResult<Analysis> {
+        let depth = crate::whole_opt("depth", depth, 1, u32::MAX as i64)?;
+        let nodes = crate::whole_opt("nodes", nodes, 1, i64::MAX)?;
+        let multipv = crate::whole_opt("multipv", multipv, 1, 256)?.map(|m| m as usize);
         if movetime.is_none() && depth.is_none() && nodes.is_none() {
             return Err(OptionError::new_err(
                 "an external engine needs a limit: movetime, depth or nodes",
@@ -389,8 +392,8 @@ impl UgiEngine {
         py: Python<'_>,
         position: &Position,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
     ) -> PyResult<Option<String>> {
         Ok(self
             .analyse(py, position, movetime, depth, nodes, Some(1))?
@@ -404,8 +407,8 @@ impl UgiEngine {
         py: Python<'_>,
         position: &Position,
         movetime: Option<f64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
     ) -> PyResult<Analysis> {
         self.analyse(py, position, movetime, depth, nodes, Some(1))
     }

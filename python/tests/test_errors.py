@@ -68,8 +68,6 @@ def test_moves_that_cannot_be_played():
     assert over.is_over
     with pytest.raises(kete.GameOverError, match="the game is over"):
         over.play("a")
-    with pytest.raises(kete.GameOverError):
-        over.svg(last="a")
     # The position is unchanged by a refused move.
     assert p.fen == kete.Position("kalah").fen
 
@@ -95,6 +93,16 @@ def test_bad_search_limits_and_options():
         kete.Engine(solve_endgames="maybe")
     with pytest.raises(kete.OptionError, match="EgtbPath 'no/such.egtb'"):
         kete.Engine(egtb_path="no/such.egtb")
+    with pytest.raises(kete.OptionError, match="depth -1 is out of range 1..200"):
+        e.analyse(p, depth=-1)
+    with pytest.raises(kete.OptionError, match="hash_mb 1000000000 is out of range"):
+        e.solve(p, hash_mb=10**9)
+    with pytest.raises(kete.OptionError, match="Hash -5 is out of range"):
+        kete.Engine(hash_mb=-5)
+    with pytest.raises(kete.OptionError, match="depth 65 is out of range 0..64"):
+        p.perft(65)
+    with pytest.raises(kete.OptionError, match="depth -1"):
+        p.perft(-1)
     with pytest.raises(TypeError):
         e.analyse("not a position", depth=1)
 
