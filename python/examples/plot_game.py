@@ -7,9 +7,8 @@ the exact value kete's solver proves, ply by ply, from South's view.
 By default: game 37 (mistakes on both sides) of the checked-in Kalah
 tournament against cmancala (tournaments/kalah-vs-cmancala-st500/
 games.jsonl), each position solved for at most 5 seconds, written to
-plot_game.png. A position the
-solver does not settle in its time shows the bounds it proved. Needs
-matplotlib (`pip install ./python[plot]`).
+plot_game.png. A position the solver does not settle in its time shows the
+bounds it proved. Needs matplotlib (`pip install './python[plot]'`).
 """
 
 import argparse

@@ -493,6 +493,7 @@ fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
 /// engine, it plays Kalah and Oware with the database in play: the one
 /// `kete egtb prepare` left in `egtb_dir` (the user's cache folder by
 /// default), else a small one it builds there once, in about a second.
+/// An engine answers one call at a time: give each Python thread its own.
 #[pyclass(module = "kete")]
 pub struct Engine {
     core: Core,
