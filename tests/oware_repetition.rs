@@ -343,3 +343,52 @@ fn long_graph_phases_report_their_progress() {
         "bounds playing positions 5 of 12"
     );
 }
+
+/// `GameRecord::after_text` (the record after a move, `self` left alone)
+/// is a clone that plays the move: the same positions, moves and end,
+/// repetitions included, and the same refusals.
+#[test]
+fn a_record_after_a_move_is_the_record_that_played_it() {
+    use kete::game::{GameRecord, MoveError};
+    let rules = OwareRules {
+        houses: 3,
+        seeds: 1,
+        ..OwareRules::default()
+    };
+    let mut repeated = 0;
+    for seed in 0..200u64 {
+        let mut played = GameRecord::new(Oware::start(&rules));
+        let mut after = played.clone();
+        let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        while played.outcome().is_none() {
+            let mut moves = Vec::new();
+            played.legal_moves(&mut moves);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let text = played
+                .position()
+                .format_move(moves[x as usize % moves.len()]);
+            let before = after.clone();
+            after = after.after_text(&text).expect("legal");
+            assert_eq!(
+                before.moves().len() + 1,
+                after.moves().len(),
+                "self is left alone"
+            );
+            played.play_text(&text).expect("legal");
+            assert_eq!(after.positions(), played.positions());
+            assert_eq!(after.moves(), played.moves());
+            assert_eq!(after.outcome(), played.outcome());
+            assert_eq!(after.end_reason(), played.end_reason());
+        }
+        repeated += after.ended_by_repetition().is_some() as usize;
+        assert_eq!(after.after_text("A").unwrap_err(), MoveError::GameOver);
+    }
+    assert!(repeated > 0, "some lines end by repetition");
+    let start = GameRecord::new(Oware::start(&rules));
+    assert!(matches!(
+        start.after_text("Q"),
+        Err(MoveError::Syntax(_) | MoveError::Illegal(_))
+    ));
+}

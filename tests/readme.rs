@@ -52,6 +52,11 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     ),
     (
         "README.md",
+        "$ python3 -m venv venv && venv/bin/pip install ./python",
+        "builds the Python package (minutes); .ci/run installs it the same way and runs its tests",
+    ),
+    (
+        "README.md",
         "$ kete serve",
         "serves until stopped; checked below on a free port, and by tests/serve.rs",
     ),
@@ -109,6 +114,16 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "docs/guide/06-plugging-in.md",
         "$ kete-arena --variant oware --rules abapa \\",
         "needs Aalina (Java), which kete does not ship",
+    ),
+    (
+        "docs/guide/08-python.md",
+        "$ python3 -m venv venv",
+        "builds the package (minutes); .ci/run installs it into target/python-venv the same way and runs its tests",
+    ),
+    (
+        "docs/guide/08-python.md",
+        "$ venv/bin/python python/examples/plot_game.py --game 37 --out plot_game.png",
+        "solves every position of a game (a minute or more); python/tests/test_example.py runs it on the last positions",
     ),
     (
         "docs/guide/07-tuning.md",

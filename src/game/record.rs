@@ -78,6 +78,28 @@ impl<G: Game> GameRecord<G> {
         Ok(mv)
     }
 
+    /// The record after the move `text`, read and checked as
+    /// [`GameRecord::play_text`] does, leaving `self` alone: a clone that
+    /// then plays, but without growing the clone's lists (a caller that
+    /// keeps every record of a line, as a persistent position does, pays
+    /// one copy a move).
+    pub fn after_text(&self, text: &str) -> Result<GameRecord<G>, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = self.position().parse_move(text)?;
+        let mut next = GameRecord {
+            start: self.start.clone(),
+            positions: Vec::with_capacity(self.positions.len() + 1),
+            moves: Vec::with_capacity(self.moves.len() + 1),
+            repetition_end: self.repetition_end,
+        };
+        next.positions.extend_from_slice(&self.positions);
+        next.moves.extend_from_slice(&self.moves);
+        next.play(mv);
+        Ok(next)
+    }
+
     /// Plays a move already known to be legal.
     pub fn play(&mut self, mv: G::Move) {
         let next = self.position().play(mv);

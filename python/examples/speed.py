@@ -1,0 +1,174 @@
+"""The package's speed, as docs/PERFORMANCE.md reports it.
+
+    python speed.py perft KETE [--runs N]
+    python speed.py random [--runs N] [--games N]
+
+`perft`: `Position.perft` against the `kete perft` binary KETE, alternating
+the two, each run in a process of its own, on the same positions and
+depths; the median of each (the time of the count alone, as `kete perft`
+prints it).
+
+`random`: positions per second of a Python loop that plays random games,
+each move chosen among the legal ones: kete's `Game` played in place
+(`moves()`, `push()`) and `Position` played by value (`moves()`,
+`play()`), and OpenSpiel's `pyspiel` where it is installed, in place
+(`legal_actions()`, `apply_action()`) and by value (`child()`): Kalah
+6x4 (`mancala`) and Oware under the Abapa rules (`oware`, OpenSpiel's).
+"""
+
+import argparse
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import kete
+
+PERFT = [
+    ("kalah", 11),
+    ("oware", 10),
+    ("endodoi", 9),
+    ("bao-kujifunza", 10),
+    ("bao-kiswahili", 12),
+]
+
+
+ONE_PERFT = """
+import sys, time, kete
+pos = kete.Position(sys.argv[1])
+t = time.perf_counter()
+n = pos.perft(int(sys.argv[2]))
+print(n, time.perf_counter() - t)
+"""
+
+
+def perft(binary, runs):
+    for variant, depth in PERFT:
+        cli, py = [], []
+        total = None
+        for _ in range(runs):
+            out = subprocess.run(
+                [binary, "perft", f"--variant={variant}", f"--depth={depth}"],
+                capture_output=True, text=True, check=True,
+            ).stdout
+            cli.append(float(re.search(r"^time: ([\d.]+) s$", out, re.M).group(1)))
+            total = int(re.search(r"^total: (\d+)$", out, re.M).group(1))
+            # A fresh process each time, as `kete perft` is: the rules keep
+            # process-wide caches (Bao's and En Dodoi's never-ending laps)
+            # that a long-lived process would have warmed.
+            out = subprocess.run([sys.executable, "-c", ONE_PERFT, variant, str(depth)],
+                                 capture_output=True, text=True, check=True).stdout.split()
+            py.append(float(out[1]))
+            assert int(out[0]) == total, (variant, depth, out, total)
+        c, p = statistics.median(cli), statistics.median(py)
+        print(f"{variant} depth {depth}: {total} sequences; kete perft {c:.3f} s, "
+              f"Position.perft {p:.3f} s ({100 * (p / c - 1):+.1f} %)")
+
+
+def kete_in_place(variant, options, games, seed):
+    rng = random.Random(seed)
+    positions = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        game = kete.Game(variant, **options)
+        positions += 1
+        while not game.is_over:
+            game.push(rng.choice(game.moves()))
+            positions += 1
+    return positions / (time.perf_counter() - t)
+
+
+def kete_by_value(variant, options, games, seed):
+    rng = random.Random(seed)
+    positions = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        pos = kete.Position(variant, **options)
+        positions += 1
+        while not pos.is_over:
+            pos = pos.play(rng.choice(pos.moves()))
+            positions += 1
+    return positions / (time.perf_counter() - t)
+
+
+def spiel_in_place(name, games, seed):
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    positions = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        positions += 1
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            positions += 1
+    return positions / (time.perf_counter() - t)
+
+
+def spiel_by_value(name, games, seed):
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(seed)
+    positions = 0
+    t = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        positions += 1
+        while not state.is_terminal():
+            state = state.child(rng.choice(state.legal_actions()))
+            positions += 1
+    return positions / (time.perf_counter() - t)
+
+
+def randoms(runs, games):
+    try:
+        import pyspiel  # noqa: F401
+
+        have_spiel = True
+    except ImportError:
+        have_spiel = False
+        print("pyspiel is not installed: kete alone", file=sys.stderr)
+    for label, variant, options, spiel in (
+        ("Kalah 6x4", "kalah", {}, "mancala"),
+        ("Oware (Abapa)", "oware", {"rules": "abapa"}, "oware"),
+    ):
+        # The runs alternate between the loops, so that a load on the
+        # machine falls on all of them alike.
+        rates = {k: [] for k in ("kete in place", "kete by value", "pyspiel in place", "pyspiel by value")}
+        for s in range(runs):
+            rates["kete in place"].append(kete_in_place(variant, options, games, s))
+            rates["kete by value"].append(kete_by_value(variant, options, games, s))
+            if have_spiel:
+                rates["pyspiel in place"].append(spiel_in_place(spiel, games, s))
+                rates["pyspiel by value"].append(spiel_by_value(spiel, games, s))
+        med = {k: statistics.median(v) for k, v in rates.items() if v}
+        print(f"{label}: " + ", ".join(f"{k} {v:,.0f}" for k, v in med.items()) + " positions/s")
+        if have_spiel:
+            for how in ("in place", "by value"):
+                print(f"  {how}: kete {med['kete ' + how] / med['pyspiel ' + how]:.2f}x pyspiel")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("perft")
+    p.add_argument("kete")
+    p.add_argument("--runs", type=int, default=5)
+    r = sub.add_parser("random")
+    r.add_argument("--runs", type=int, default=5)
+    r.add_argument("--games", type=int, default=2000)
+    args = ap.parse_args()
+    print(f"kete {kete.__version__}, Python {sys.version.split()[0]}")
+    if args.what == "perft":
+        perft(args.kete, args.runs)
+    else:
+        randoms(args.runs, args.games)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""kete for Python: the mancala engine kete (Kalah, Oware, En Dodoi, Bao la
+Kujifunza, Bao la Kiswahili) as a library.
+
+* :class:`Position` — a game's position: its moves, the position after one,
+  its outcome, perft, its board as numbers, text and SVG.
+* :class:`Game` — a game played move by move in place (the fast way).
+* :class:`Engine` — kete's search and exact solver, in this process.
+* :class:`UgiEngine` — any UGI/UCI engine as a child process, driven by the
+  rules of kete-arena.
+* :func:`read_games` — the games of a kete-arena record (``games.jsonl``).
+
+Everything is kete's own code (the extension module ``kete._kete``, built
+from the Rust crate); this package adds no rule of its own. The guide's
+chapter ``docs/guide/08-python.md`` walks through it.
+"""
+
+from ._kete import (
+    VARIANTS,
+    Analysis,
+    Cell,
+    Engine,
+    EngineError,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    InvalidMoveError,
+    KeteValueError,
+    Line,
+    MoveError,
+    NotationError,
+    OptionError,
+    Outcome,
+    Position,
+    RecordedGame,
+    RecordedMove,
+    RecordError,
+    Score,
+    Solution,
+    UgiEngine,
+    UnknownVariantError,
+    UnsolvableError,
+    __version__,
+    read_games,
+    variant_options,
+)
+
+__all__ = [
+    "VARIANTS",
+    "Analysis",
+    "Cell",
+    "Engine",
+    "EngineError",
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "KeteValueError",
+    "Line",
+    "MoveError",
+    "NotationError",
+    "OptionError",
+    "Outcome",
+    "Position",
+    "RecordError",
+    "RecordedGame",
+    "RecordedMove",
+    "Score",
+    "Solution",
+    "UgiEngine",
+    "UnknownVariantError",
+    "UnsolvableError",
+    "__version__",
+    "read_games",
+    "variant_options",
+]
+
+
+def _rebuild(variant, options, start_fen, history):
+    """Unpickles a :class:`Position`: its start and the moves since."""
+    return Position.from_fen(variant, start_fen, **options).play_all(history)
