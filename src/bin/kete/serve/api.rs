@@ -110,7 +110,9 @@ pub fn variants() -> Value {
                         "name": o.name, "kind": "spin", "min": min, "max": max,
                         "default": default.to_string(),
                     }),
-                    OptionKind::Combo { values, default } => json!({
+                    OptionKind::Combo {
+                        values, default, ..
+                    } => json!({
                         "name": o.name, "kind": "combo", "values": values, "default": default,
                     }),
                 })
