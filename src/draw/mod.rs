@@ -266,9 +266,11 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The position `pos` as an SVG picture.
+/// The position `pos` as an SVG picture; the side to move is marked at
+/// its store or hand unless the game is over.
 pub fn svg<G: Board>(pos: &G, view: &View) -> String {
-    cells_svg(&pos.cells(), pos.side_to_move(), view)
+    let to_move = pos.outcome().is_none().then(|| pos.side_to_move());
+    picture(&pos.cells(), to_move, view)
 }
 
 const FONT: &str = r#"font-family="system-ui, -apple-system, 'Segoe UI', sans-serif""#;
@@ -277,6 +279,10 @@ const PEBBLE_FILL: [&str; 4] = ["#f3e9d2", "#e2d3b5", "#cdb892", "#efe0c2"];
 /// The cells of a position as an SVG picture; `to_move` is said in its
 /// title and marked at its store or hand.
 pub fn cells_svg(cells: &[Cell], to_move: Side, view: &View) -> String {
+    picture(cells, Some(to_move), view)
+}
+
+fn picture(cells: &[Cell], to_move: Option<Side>, view: &View) -> String {
     let (cols, rows) = grid(cells);
     let bottom = if view.flipped {
         Side::North
@@ -292,9 +298,12 @@ pub fn cells_svg(cells: &[Cell], to_move: Side, view: &View) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="kete-board{}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="group" aria-label="board, {} to move" data-portrait="{}" data-flipped="{}">"##,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="kete-board{}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="group" aria-label="board, {}" data-portrait="{}" data-flipped="{}">"##,
         if view.portrait { " portrait" } else { "" },
-        side_name(to_move),
+        to_move.map_or("game over".to_string(), |s| format!(
+            "{} to move",
+            side_name(s)
+        )),
         view.portrait,
         view.flipped,
     );
@@ -350,7 +359,7 @@ fn cell(
     s: &mut String,
     i: usize,
     c: &Cell,
-    to_move: Side,
+    to_move: Option<Side>,
     view: &View,
     frame: &Frame,
     cols: usize,
@@ -423,7 +432,7 @@ fn cell(
     // The box the pebbles lie in.
     let (px, py, pw, ph) = match c.kind {
         CellKind::Pit => (cx - HEAP_R, cy - HEAP_R, 2.0 * HEAP_R, 2.0 * HEAP_R),
-        _ => store_heap(x, y, w, h),
+        _ => store_heap(x, y, w, h, store_lines(c, player).len()),
     };
     let _ = write!(
         s,
@@ -541,24 +550,22 @@ fn cell(
             marks_shapes(s, i, view, cx - 0.36 * P, cy - 0.36 * P);
         }
         _ => {
-            let turn = c.side == to_move;
+            let turn = Some(c.side) == to_move;
             let weight = if turn { 800 } else { 500 };
             let arrow = if turn { "\u{25B6} " } else { "" };
             if h >= w {
-                let _ = write!(
-                    s,
-                    r##"<text class="name" x="{cx:.1}" y="{:.1}" {FONT} font-size="15" font-weight="{weight}" text-anchor="middle" fill="#fbeed3" aria-hidden="true">{arrow}{}</text>"##,
-                    y + if player.is_empty() { 34.0 } else { 28.0 },
-                    esc(&shown_name)
-                );
-                if !player.is_empty() {
+                for (k, (text, size)) in store_lines(c, player).iter().enumerate() {
                     let _ = write!(
                         s,
-                        r##"<text class="player" x="{cx:.1}" y="{:.1}" {FONT} font-size="14" text-anchor="middle" fill="#fbeed3" aria-hidden="true">{}</text>"##,
-                        y + 45.0,
-                        esc(player)
+                        r##"<text class="{}" x="{cx:.1}" y="{:.1}" {FONT} font-size="{size}" font-weight="{}" text-anchor="middle" fill="#fbeed3" aria-hidden="true">{}{}</text>"##,
+                        if k == 0 { "name" } else { "player" },
+                        y + 30.0 + 16.0 * k as f64,
+                        if k == 0 { weight } else { 500 },
+                        if k == 0 { arrow } else { "" },
+                        esc(text)
                     );
                 }
+                marks_shapes(s, i, view, cx - 9.0, y + h - 64.0);
                 badge(s, cx, y + h - 30.0, c.seeds, 19.0, 24.0);
             } else {
                 let _ = write!(
@@ -574,6 +581,7 @@ fn cell(
                     }
                 );
                 badge(s, x + w - 34.0, cy, c.seeds, 19.0, 24.0);
+                marks_shapes(s, i, view, x + w - 72.0, cy);
             }
         }
     }
@@ -582,12 +590,26 @@ fn cell(
 
 /// The box a store's or a hand's pebbles lie in, between its name at one
 /// end and its count at the other.
-fn store_heap(x: f64, y: f64, w: f64, h: f64) -> (f64, f64, f64, f64) {
+fn store_heap(x: f64, y: f64, w: f64, h: f64, lines: usize) -> (f64, f64, f64, f64) {
     if h >= w {
-        (x + 14.0, y + 52.0, w - 28.0, h - 104.0)
+        let top = 24.0 + 16.0 * lines as f64;
+        (x + 14.0, y + top, w - 28.0, h - top - 78.0)
     } else {
         (x + 14.0, y + 34.0, w - 74.0, h - 42.0)
     }
+}
+
+/// The lines of a store's or a hand's label when it stands tall: its side,
+/// "in hand" for a hand, its player; each with its font size.
+fn store_lines(c: &Cell, player: &str) -> Vec<(String, u32)> {
+    let mut lines = vec![(side_name(c.side).to_string(), 15)];
+    if c.kind == CellKind::Hand {
+        lines.push(("in hand".to_string(), 13));
+    }
+    if !player.is_empty() {
+        lines.push((player.to_string(), 14));
+    }
+    lines
 }
 
 /// A count in a white disc.
