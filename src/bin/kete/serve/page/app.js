@@ -503,7 +503,10 @@ function southSeeds(e) {
 }
 
 function showEval() {
-  const e = game.evals[game.view];
+  // The shown position's evaluation, or the last one before it.
+  let at = game.view;
+  while (at >= 0 && !game.evals[at]) at--;
+  const e = at >= 0 ? game.evals[at] : null;
   const fill = $("evalfill");
   const o = current && current.outcome;
   if (o) {
@@ -514,11 +517,12 @@ function showEval() {
     const v = southSeeds(e);
     const share = 1 / (1 + Math.exp(-v / 6));
     fill.style.width = (100 * share).toFixed(1) + "%";
-    $("evaltext").textContent = e.text + (e.exact ? "" : e.depth ? ` (depth ${e.depth})` : "");
+    $("evaltext").textContent = e.text + (e.exact ? "" : e.depth ? ` (depth ${e.depth})` : "")
+      + (at < game.view ? ` \u2014 as of move ${at}` : "");
     $("evalbox").dataset.eval = e.text;
   } else {
     fill.style.width = "50%";
-    $("evaltext").textContent = "No evaluation of this position yet (Hint or Solve gives one)";
+    $("evaltext").textContent = "No evaluation yet (Hint or Solve gives one)";
     $("evalbox").dataset.eval = "";
   }
   graph();
@@ -532,9 +536,9 @@ function graph() {
   const pts = Object.keys(game.evals).map(Number).filter((k) => k <= game.moves.length).sort((a, b) => a - b);
   const vals = pts.map((k) => southSeeds(game.evals[k]));
   const R = Math.max(5, Math.min(48, Math.ceil(Math.max(0, ...vals.map(Math.abs)))));
-  const X = (k) => 44 + (250 * k) / n, Y = (v) => 35 - (30 * Math.max(-R, Math.min(R, v))) / R;
+  const X = (k) => 62 + (230 * k) / n, Y = (v) => 35 - (30 * Math.max(-R, Math.min(R, v))) / R;
   let s = `<rect x="0" y="0" width="300" height="70" fill="#fffaf0"/>`;
-  s += `<line x1="44" y1="35" x2="294" y2="35" stroke="#999" stroke-dasharray="3 3"/>`;
+  s += `<line x1="62" y1="35" x2="294" y2="35" stroke="#999" stroke-dasharray="3 3"/>`;
   s += `<text x="2" y="10" font-size="9" fill="#555">South +${R}</text><text x="2" y="38" font-size="9" fill="#555">level</text><text x="2" y="67" font-size="9" fill="#555">North +${R}</text>`;
   s += `<line x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"/>`;
   if (pts.length) {
