@@ -14,6 +14,8 @@ pub enum OptionKind {
     },
     Combo {
         values: &'static [&'static str],
+        /// Each value in words, in the order of `values`.
+        labels: &'static [&'static str],
         default: &'static str,
     },
 }
@@ -27,6 +29,10 @@ pub struct VariantOption {
     pub flag: Option<&'static str>,
     /// What it is, for the flag's help.
     pub help: &'static str,
+    /// Its name as a person reads it, for menus ("Seeds per pit").
+    pub label: &'static str,
+    /// A rule variant most players leave alone (a board folds it away).
+    pub advanced: bool,
 }
 
 /// How an option reads and writes a rules value.
@@ -38,9 +44,10 @@ pub enum Access<R: 'static> {
         get: fn(&R) -> i64,
         set: fn(&mut R, i64),
     },
-    /// One of `values`, by its index there.
+    /// One of `values`, by its index there; `labels` says each in words.
     Combo {
         values: &'static [&'static str],
+        labels: &'static [&'static str],
         get: fn(&R) -> usize,
         set: fn(&mut R, usize),
     },
@@ -54,8 +61,14 @@ pub struct RuleOption<R: 'static> {
     pub aliases: &'static [&'static str],
     /// The command-line flag (`--pits`), if it has one.
     pub flag: Option<&'static str>,
-    /// What it is, for the flag's help.
+    /// What it is, in one line (the flag's help, a menu's explanation).
     pub help: &'static str,
+    /// Its name as a person reads it ("Seeds per pit"); `name` stays the
+    /// protocol's.
+    pub label: &'static str,
+    /// A rule variant most players leave alone: a board folds it under
+    /// "Advanced rules".
+    pub advanced: bool,
     pub access: Access<R>,
 }
 
@@ -66,18 +79,26 @@ pub trait RuleOptions: Sized + 'static {
 }
 
 /// A combo row of an options table: `values` pairs each text with the value
-/// it sets `field` to; the first pair whose value equals the field's is read.
+/// it sets `field` to (and, in brackets, the text in words, e.g.
+/// `"split" ("the seeds left are shared") => Repetition::Split`); the first
+/// pair whose value equals the field's is read. `label` is the option's
+/// name as a person reads it; `advanced` folds it away on a board.
 #[macro_export]
 macro_rules! combo_option {
-    ($rules:ty, $name:literal, $field:ident, [$($text:literal => $value:expr),+ $(,)?]
-     $(, flag: $flag:literal)? $(, help: $help:literal)? $(,)?) => {
+    ($rules:ty, $name:literal, $field:ident,
+     [$($text:literal $(($words:literal))? => $value:expr),+ $(,)?]
+     $(, flag: $flag:literal)?, label: $label:literal $(, help: $help:literal)?
+     $(, advanced: $advanced:literal)? $(,)?) => {
         $crate::options::RuleOption {
             name: $name,
             aliases: &[],
             flag: $crate::combo_option!(@flag $($flag)?),
             help: $crate::combo_option!(@help $($help)?),
+            label: $label,
+            advanced: $crate::combo_option!(@advanced $($advanced)?),
             access: $crate::options::Access::Combo {
                 values: &[$($text),+],
+                labels: &[$($crate::combo_option!(@words $text $(, $words)?)),+],
                 get: |r: &$rules| {
                     [$($value),+]
                         .iter()
@@ -92,18 +113,26 @@ macro_rules! combo_option {
     (@flag) => { None };
     (@help $help:literal) => { $help };
     (@help) => { "" };
+    (@advanced $advanced:literal) => { $advanced };
+    (@advanced) => { false };
+    (@words $text:literal, $words:literal) => { $words };
+    (@words $text:literal) => { $text };
 }
 
-/// A number row of an options table: `field` (a `u8`) in `min..=max`.
+/// A number row of an options table: `field` (a `u8`) in `min..=max`;
+/// `label` is its name as a person reads it.
 #[macro_export]
 macro_rules! spin_option {
     ($rules:ty, $name:literal, $field:ident, $min:expr, $max:expr,
-     aliases: [$($alias:literal),*], flag: $flag:literal, help: $help:literal $(,)?) => {
+     aliases: [$($alias:literal),*], flag: $flag:literal, label: $label:literal,
+     help: $help:literal $(,)?) => {
         $crate::options::RuleOption {
             name: $name,
             aliases: &[$($alias),*],
             flag: Some($flag),
             help: $help,
+            label: $label,
+            advanced: false,
             access: $crate::options::Access::Spin {
                 min: $min as i64,
                 max: $max as i64,
@@ -130,8 +159,14 @@ impl<R> RuleOption<R> {
                 max,
                 default: get(defaults),
             },
-            Access::Combo { values, get, .. } => OptionKind::Combo {
+            Access::Combo {
                 values,
+                labels,
+                get,
+                ..
+            } => OptionKind::Combo {
+                values,
+                labels,
                 default: values[get(defaults)],
             },
         };
@@ -140,6 +175,8 @@ impl<R> RuleOption<R> {
             kind,
             flag: self.flag,
             help: self.help,
+            label: self.label,
+            advanced: self.advanced,
         }
     }
 

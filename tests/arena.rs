@@ -77,6 +77,131 @@ fn games(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// `report.html` beside `report.md`: a whole page whose tags close in
+/// order, that loads nothing (no script, no address to fetch), one SVG per
+/// chart (`charts`, in order), and the numbers of report.md's standings,
+/// pairings and time per move in its tables.
+fn check_html(dir: &Path, charts: &[&str]) {
+    let html = std::fs::read_to_string(dir.join("report.html")).expect("report.html");
+    let md = std::fs::read_to_string(dir.join("report.md")).expect("report.md");
+    assert!(html.starts_with("<!doctype html>\n<html lang=\"en\">"));
+    assert!(html.trim_end().ends_with("</html>"));
+    tags_close_in_order(&html);
+    for load in [
+        "<script", "src=", "href=", "url(", "@import", "<link", "<img",
+    ] {
+        assert!(!html.contains(load), "report.html loads something: {load}");
+    }
+    assert!(
+        !html
+            .replace("xmlns=\"http://www.w3.org/2000/svg\"", "")
+            .contains("http")
+    );
+    let figures: Vec<&str> = html
+        .split("<figure data-chart=\"")
+        .skip(1)
+        .map(|f| f.split('"').next().unwrap())
+        .collect();
+    assert_eq!(figures, charts);
+    assert_eq!(
+        html.matches("<svg ").count(),
+        charts.len(),
+        "one SVG per chart"
+    );
+    for part in html.split("<figure ").skip(1) {
+        let figure = part.split("</figure>").next().unwrap();
+        assert_eq!(figure.matches("<svg ").count(), 1, "{figure}");
+    }
+    for (heading, class) in [
+        ("## Standings", "standings"),
+        ("## Pairings", "pairings"),
+        ("## Time per move", "times"),
+    ] {
+        let md_rows: Vec<Vec<String>> = md
+            .split(heading)
+            .nth(1)
+            .unwrap()
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .skip(2)
+            .map(|l| {
+                l.trim_matches('|')
+                    .split(" | ")
+                    .map(|c| c.trim().to_string())
+                    .collect()
+            })
+            .collect();
+        let table = html
+            .split(&format!("<table class=\"{class}\">"))
+            .nth(1)
+            .unwrap()
+            .split("</table>")
+            .next()
+            .unwrap();
+        let html_rows: Vec<Vec<String>> = table
+            .split("<tbody>")
+            .nth(1)
+            .unwrap()
+            .split("<tr>")
+            .skip(1)
+            .map(|row| {
+                row.split("<td")
+                    .skip(1)
+                    .map(|c| {
+                        let text = c.split_once('>').unwrap().1;
+                        text.split("</td>")
+                            .next()
+                            .unwrap()
+                            .replace("&lt;", "<")
+                            .replace("&gt;", ">")
+                            .replace("&quot;", "\"")
+                            .replace("&amp;", "&")
+                    })
+                    .collect()
+            })
+            .collect();
+        assert!(!md_rows.is_empty(), "{heading}");
+        assert_eq!(html_rows, md_rows, "{heading} in report.html and report.md");
+    }
+}
+
+/// Every tag of `html` closes in order (void elements and `/>` aside).
+fn tags_close_in_order(html: &str) {
+    const VOID: [&str; 4] = ["meta", "br", "hr", "input"];
+    let mut open: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at + 1..];
+        let end = rest.find('>').expect("a tag ends");
+        let tag = &rest[..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('!') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            let top = open.pop().unwrap_or_default();
+            assert_eq!(top, name.trim(), "</{name}> closes <{top}>");
+            continue;
+        }
+        let name = tag
+            .split(|c: char| c.is_whitespace() || c == '/')
+            .next()
+            .unwrap()
+            .to_string();
+        if tag.ends_with('/') || VOID.contains(&name.as_str()) {
+            continue;
+        }
+        if name == "style" {
+            let close = rest.find("</style>").expect("</style>");
+            rest = &rest[close + "</style>".len()..];
+            continue;
+        }
+        open.push(name);
+    }
+    assert!(open.is_empty(), "left open: {open:?}");
+}
+
 fn strings(parts: &[&str]) -> Vec<String> {
     parts.iter().map(|s| s.to_string()).collect()
 }
@@ -194,6 +319,7 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
     assert!(report.contains("| hangclock | timeout | 2 |"), "{report}");
     assert!(report.contains("| kete | 14 | 14 | 0 | 0 |"), "{report}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), report);
+    check_html(&dir, &["progress", "time", "endings"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -344,6 +470,9 @@ fn the_sprt_stops_a_lopsided_match_early() {
         report.contains("- openings: random, 4 plies, seed 1 (") && report.contains(" drawn)"),
         "{report}"
     );
+    check_html(&dir, &["progress", "sprt", "time", "endings"]);
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("H1 accepted"), "the verdict on the page too");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -625,6 +754,8 @@ fn shards_merged_equal_the_whole_tournament_and_bad_merges_are_refused() {
         report_untimed(&root.join("merged")),
         report_untimed(&root.join("whole"))
     );
+    check_html(&root.join("merged"), &["progress", "time", "endings"]);
+    check_html(&root.join("s2"), &["progress", "time", "endings"]);
     // The merged records are in schedule order.
     let ids: Vec<u64> = games(&root.join("merged"))
         .iter()

@@ -632,3 +632,271 @@ fn serve_streams_an_external_engine_and_asks_it_for_three_lines() {
         .expect("the engine's search stopped well before its 20 s");
     eprintln!("{line}, {:?} after the page left", left.elapsed());
 }
+
+#[test]
+fn serve_names_games_and_options_as_a_person_reads_them() {
+    let s = Server::start();
+    let (_, v) = s.json("GET", "/api/variants", "");
+    let games = v["variants"].as_array().unwrap();
+    let titles: Vec<&str> = games.iter().map(|g| g["title"].as_str().unwrap()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Kalah",
+            "Oware",
+            "En Dodoi",
+            "Bao la Kujifunza",
+            "Bao la Kiswahili"
+        ]
+    );
+    for g in games {
+        let bao = g["name"].as_str().unwrap().starts_with("bao");
+        for o in g["options"].as_array().unwrap() {
+            let (label, help) = (o["label"].as_str().unwrap(), o["help"].as_str().unwrap());
+            // Words, none written together in the protocol's CamelCase.
+            assert!(
+                label
+                    .split(' ')
+                    .all(|w| !w.chars().skip(1).any(|c| c.is_uppercase())),
+                "a plain label: {o}"
+            );
+            assert!(!help.is_empty(), "a line of help: {o}");
+            // Bao's disputed points are its advanced rules; no other game's.
+            assert_eq!(o["advanced"], json!(bao), "{o}");
+            if o["kind"] == "combo" {
+                assert_eq!(
+                    o["labels"].as_array().unwrap().len(),
+                    o["values"].as_array().unwrap().len(),
+                    "{o}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn serve_draws_the_board_with_the_library_and_marks_only_a_persons_moves() {
+    let s = Server::start();
+    let state = |extra: Value| {
+        let mut body = json!({"variant": "kalah", "players": ["you", "kete"]});
+        for (k, v) in extra.as_object().unwrap() {
+            body[k] = v.clone();
+        }
+        let (st, v) = s.json("POST", "/api/state", &body.to_string());
+        assert_eq!(st, 200, "{v}");
+        v
+    };
+    let v = state(json!({}));
+    let svg = v["svg"].as_str().unwrap();
+    assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>"));
+    assert_eq!(svg.matches(r#"<g id="cell-"#).count(), 14);
+    assert_eq!(svg.matches("cell pit legal").count(), 6);
+    assert!(svg.contains(">kete</text>") && svg.contains(">you</text>"));
+    // South is the engine here: no move of his is marked or focusable.
+    let v = state(json!({"people": [false, true]}));
+    let svg = v["svg"].as_str().unwrap();
+    assert_eq!(svg.matches(" legal").count(), 0);
+    assert_eq!(svg.matches(r#"tabindex="0""#).count(), 0);
+    // Turned, stood up, a hint.
+    let v = state(json!({"flipped": true, "portrait": true, "hint": 3}));
+    let svg = v["svg"].as_str().unwrap();
+    assert!(svg.contains(r#"class="kete-board portrait""#));
+    assert!(svg.contains(r#"data-flipped="true""#));
+    assert_eq!(svg.matches("mark-hint").count(), 1);
+}
+
+#[test]
+fn serve_tells_the_last_turn_and_offers_bao_directions_as_arrows() {
+    let s = Server::start();
+    // South's C ends in his store, F then passes the turn: one turn of two.
+    let (_, v) = s.json(
+        "POST",
+        "/api/state",
+        &json!({"variant": "kalah", "moves": ["C", "F"]}).to_string(),
+    );
+    let turn = &v["last_turn"];
+    assert_eq!(turn["moves"], json!(["C", "F"]));
+    assert_eq!(turn["side"], json!("south"));
+    assert_eq!(turn["started"], json!([2, 5]));
+    assert_eq!(turn["ended"][0], json!(12), "C's last seed in the store");
+    assert_eq!(v["movers"], json!(["south", "south"]));
+    assert!(turn["notes"][0].as_str().unwrap().contains("another turn"));
+    // Bao la Kiswahili's start: A6 and A7 each sow either way; an arrow for
+    // each way, pointing at the first pit sown.
+    let (_, v) = s.json(
+        "POST",
+        "/api/state",
+        &json!({"variant": "bao-kiswahili"}).to_string(),
+    );
+    let arrows: Vec<(u64, u64, String)> = v["arrows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["from"].as_u64().unwrap(),
+                a["to"].as_u64().unwrap(),
+                a["moves"][0].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        arrows,
+        [
+            (5, 6, "A6>".to_string()),
+            (5, 4, "A6<".to_string()),
+            (6, 7, "A7>".to_string()),
+            (6, 5, "A7<".to_string())
+        ]
+    );
+    assert_eq!(
+        v["svg"]
+            .as_str()
+            .unwrap()
+            .matches(r#"<g class="arrow""#)
+            .count(),
+        4
+    );
+    // The namua placement is marked at its pit, not at the hand.
+    let (_, v) = s.json(
+        "POST",
+        "/api/state",
+        &json!({"variant": "bao-kiswahili", "moves": ["A6>"]}).to_string(),
+    );
+    assert_eq!(v["last_turn"]["started"], json!([5]));
+}
+
+#[test]
+fn serve_says_the_result_in_words() {
+    let s = Server::start();
+    let body = json!({"variant": "kalah", "start": "0-0-0-0-0-1-1-0-0-0-0-0-24-22-S",
+                      "moves": ["F"], "players": ["you", "kete"]});
+    let (_, v) = s.json("POST", "/api/state", &body.to_string());
+    assert_eq!(
+        v["outcome"]["words"],
+        json!(
+            "South (you) wins 25\u{2013}23 \u{2014} a row is empty and each player took the seeds on his side"
+        )
+    );
+    assert_eq!(v["outcome"]["winner"], json!("south"));
+    // The picture marks no side to move once the game is over.
+    assert!(v["svg"].as_str().unwrap().contains("board, game over"));
+}
+
+#[test]
+fn serve_gives_evaluations_in_seeds_from_a_fixed_side() {
+    let s = Server::start();
+    for moves in [json!([]), json!(["A"])] {
+        let body = json!({"variant": "kalah", "moves": moves, "depth": 6});
+        let (st, text) = s.request("POST", "/api/search", &body.to_string());
+        assert_eq!(st, 200);
+        let (_, done) = events(&text).pop().unwrap();
+        let cp = done["cp"].as_i64().unwrap();
+        let south = done["eval"]["south"].as_i64().unwrap();
+        // From the side to move's view in `cp`, from South's in `eval`.
+        let to_move_is_south = moves.as_array().unwrap().is_empty();
+        assert_eq!(south, if to_move_is_south { cp } else { -cp }, "{done}");
+        let text = done["eval"]["text"].as_str().unwrap();
+        let ahead = if south > 0 { "South" } else { "North" };
+        assert!(
+            text == "level" || (text.starts_with('+') && text.ends_with(&format!("for {ahead}"))),
+            "{text} for {south}"
+        );
+    }
+    // The last move of a won game: its exact margin, for South.
+    let body = json!({"variant": "kalah", "start": "0-0-0-0-0-1-1-0-0-0-0-0-24-22-S", "depth": 4});
+    let (_, text) = s.request("POST", "/api/search", &body.to_string());
+    let (_, done) = events(&text).pop().unwrap();
+    assert_eq!(done["eval"]["text"], json!("+2 seeds for South"), "{done}");
+}
+
+#[test]
+fn serve_refuses_a_typed_letter_of_the_other_side() {
+    let s = Server::start();
+    let body = json!({"variant": "kalah", "move": "a", "typed": true});
+    let (st, v) = s.json("POST", "/api/move", &body.to_string());
+    assert_eq!(st, 400);
+    assert!(v["error"].as_str().unwrap().contains("North's pit"), "{v}");
+    // Untyped (a click's text), the case is not held against it.
+    let body = json!({"variant": "kalah", "move": "A", "typed": true});
+    let (st, _) = s.json("POST", "/api/move", &body.to_string());
+    assert_eq!(st, 200);
+}
+
+/// One request written as given; the whole answer, head included.
+fn raw(addr: &str, text: &str) -> String {
+    use std::io::{Read, Write};
+    let mut c = std::net::TcpStream::connect(addr).unwrap();
+    c.write_all(text.as_bytes()).unwrap();
+    let mut out = String::new();
+    let _ = c.read_to_string(&mut out);
+    out
+}
+
+#[test]
+fn serve_bounds_the_searches_at_once_and_asks_the_rest_to_come_back() {
+    let s = Server::start_with(&["--jobs", "1", "--queue", "1"]);
+    let search = json!({"variant": "kalah", "movetime_ms": 1500}).to_string();
+    let post = format!(
+        "POST /api/search HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{search}",
+        search.len()
+    );
+    // One runs, one waits; the third is told to come back.
+    let running: Vec<_> = (0..2)
+        .map(|_| {
+            let (addr, post) = (s.addr.clone(), post.clone());
+            let t = std::thread::spawn(move || raw(&addr, &post));
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            t
+        })
+        .collect();
+    let busy = raw(&s.addr, &post);
+    assert!(busy.starts_with("HTTP/1.1 503"), "{busy}");
+    assert!(busy.contains("Retry-After: 2"), "{busy}");
+    assert!(busy.contains("busy"), "{busy}");
+    // Pages and moves are not held up meanwhile.
+    let t = std::time::Instant::now();
+    let (st, _) = s.json("GET", "/api/variants", "");
+    assert_eq!(st, 200);
+    assert!(t.elapsed() < std::time::Duration::from_secs(1));
+    for r in running {
+        let answer = r.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert!(answer.contains("event: done"), "{answer}");
+    }
+}
+
+#[test]
+fn serve_drops_a_request_whose_head_never_comes() {
+    use std::io::{Read, Write};
+    let s = Server::start_with(&["--head-timeout", "1"]);
+    let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
+    c.write_all(b"GET /api/variants HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    let t = std::time::Instant::now();
+    let mut out = String::new();
+    let _ = c.read_to_string(&mut out);
+    assert!(out.starts_with("HTTP/1.1 408"), "{out}");
+    assert!(t.elapsed() < std::time::Duration::from_secs(3));
+}
+
+#[test]
+fn serve_makes_room_past_its_connection_cap_for_requests_that_come_whole() {
+    use std::io::Write;
+    let s = Server::start_with(&["--connections", "8"]);
+    // Thirty connections that start a request and never finish it.
+    let idle: Vec<std::net::TcpStream> = (0..30)
+        .map(|_| {
+            let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
+            c.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+            c
+        })
+        .collect();
+    for _ in 0..5 {
+        let t = std::time::Instant::now();
+        let (st, _) = s.json("GET", "/api/variants", "");
+        assert_eq!(st, 200);
+        assert!(t.elapsed() < std::time::Duration::from_secs(1));
+    }
+    drop(idle);
+}

@@ -14,6 +14,8 @@ use super::report::ReportHeader;
 pub const RECORDS: &str = "games.jsonl";
 /// Name of the report in the output folder.
 pub const REPORT: &str = "report.md";
+/// Name of the report as a page (with charts) in the output folder.
+pub const REPORT_HTML: &str = "report.html";
 /// Name of the settings file in the output folder.
 pub const SETTINGS: &str = "tournament.json";
 

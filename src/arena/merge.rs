@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::ArenaError;
-use super::folder::{RECORDS, REPORT, SETTINGS, Stored, differences, read_stored, write_stored};
+use super::folder::{
+    RECORDS, REPORT, REPORT_HTML, SETTINGS, Stored, differences, read_stored, write_stored,
+};
+use super::html;
 use super::record::{self, GameLine};
 use super::report::{self, Tally};
 use super::schedule::{self, Scheduled, Shard};
@@ -23,7 +26,8 @@ pub struct Merged {
 }
 
 /// Joins the shards in `dirs` into `out`: `games.jsonl` with every game
-/// once, in schedule order, and the report of the whole tournament.
+/// once, in schedule order, and the report of the whole tournament
+/// (`report.md` and `report.html`).
 /// Refuses folders of different tournaments, and lists the shards and games
 /// that are missing or recorded twice instead of writing a partial result.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, ArenaError> {
@@ -223,8 +227,8 @@ fn missing_games(
 }
 
 /// Writes the whole tournament into `out` (an empty folder): the records in
-/// schedule order, the settings without a shard, and the report; gives the
-/// paths of the records and the report.
+/// schedule order, the settings without a shard, and the report (as
+/// Markdown and as a page); gives the paths of the records and the report.
 fn write_merged(
     first: &Stored,
     games: &Games,
@@ -259,6 +263,10 @@ fn write_merged(
     let report_path = out.join(REPORT);
     std::fs::write(&report_path, report::render(&whole.header, &tally))
         .map_err(|e| ArenaError::io(format!("cannot write {}", report_path.display()), e))?;
+    let lines: Vec<GameLine> = games.values().map(|(g, _)| g.clone()).collect();
+    let page = out.join(REPORT_HTML);
+    std::fs::write(&page, html::render_html(&whole.header, &tally, &lines))
+        .map_err(|e| ArenaError::io(format!("cannot write {}", page.display()), e))?;
     Ok((records_path, report_path))
 }
 

@@ -10,6 +10,7 @@
 pub mod accuracy;
 pub mod engine;
 pub mod folder;
+pub mod html;
 pub mod merge;
 pub mod openings;
 pub mod play;

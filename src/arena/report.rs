@@ -177,7 +177,7 @@ impl Tally {
     }
 }
 
-/// The tournament's settings as the report shows them (also kept in the
+/// The tournament's settings as the reports show them (also kept in the
 /// output folder's `tournament.json`, from which `merge` writes the report).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ReportHeader {
@@ -194,7 +194,7 @@ pub struct ReportHeader {
     pub shard: Option<Shard>,
 }
 
-fn pct(x: f64) -> String {
+pub(super) fn pct(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
 }
 
@@ -235,21 +235,10 @@ fn write_settings(s: &mut String, h: &ReportHeader, t: &Tally) {
     }
 }
 
-/// Every engine's result against the field, best score first.
-fn write_standings(s: &mut String, t: &Tally) {
-    let _ = writeln!(s, "\n## Standings\n");
-    let _ = writeln!(
-        s,
-        "Elo is each engine's against the field it met, from its own W/D/L (95% interval).\n"
-    );
-    let _ = writeln!(
-        s,
-        "| # | engine | games | W | D | L | points | score | Elo | LOS |"
-    );
-    let _ = writeln!(
-        s,
-        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
-    );
+/// Every engine's result against the field, best score first: the
+/// standings' rows, one cell a column (`#`, engine, games, W, D, L, points,
+/// score, Elo, LOS), as both reports show them.
+pub(super) fn standings_rows(t: &Tally) -> Vec<Vec<String>> {
     let mut order: Vec<usize> = (0..t.names.len()).collect();
     order.sort_by(|&x, &y| {
         t.engines[y]
@@ -257,26 +246,83 @@ fn write_standings(s: &mut String, t: &Tally) {
             .unwrap_or(0.0)
             .total_cmp(&t.engines[x].score().unwrap_or(0.0))
     });
-    for (rank, &e) in order.iter().enumerate() {
-        let w = &t.engines[e];
-        let elo = stats::elo_wdl(w).map_or("—".into(), |x| x.text());
-        let score = w.score().map_or("—".into(), pct);
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            rank + 1,
-            t.names[e],
-            w.games(),
-            w.w,
-            w.d,
-            w.l,
-            w.points(),
-            score,
-            elo,
-            pct(stats::los(w))
-        );
+    order
+        .iter()
+        .enumerate()
+        .map(|(rank, &e)| {
+            let w = &t.engines[e];
+            vec![
+                (rank + 1).to_string(),
+                t.names[e].clone(),
+                w.games().to_string(),
+                w.w.to_string(),
+                w.d.to_string(),
+                w.l.to_string(),
+                w.points().to_string(),
+                w.score().map_or("—".into(), pct),
+                stats::elo_wdl(w).map_or("—".into(), |x| x.text()),
+                pct(stats::los(w)),
+            ]
+        })
+        .collect()
+}
+
+/// The standings' column names.
+pub(super) const STANDINGS: [&str; 10] = [
+    "#", "engine", "games", "W", "D", "L", "points", "score", "Elo", "LOS",
+];
+
+/// Every engine's result against the field, best score first.
+fn write_standings(s: &mut String, t: &Tally) {
+    let _ = writeln!(s, "\n## Standings\n");
+    let _ = writeln!(
+        s,
+        "Elo is each engine's against the field it met, from its own W/D/L (95% interval).\n"
+    );
+    let _ = writeln!(s, "| {} |", STANDINGS.join(" | "));
+    let _ = writeln!(
+        s,
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |"
+    );
+    for row in standings_rows(t) {
+        let _ = writeln!(s, "| {} |", row.join(" | "));
     }
 }
+
+/// Each pairing's row (pairing, games, W-D-L, score, Elo of the games, of
+/// the pairs, the pairs' interval, LOS, pentanomial), from its first
+/// engine's side, as both reports show them.
+pub(super) fn pairing_rows(t: &Tally) -> Vec<Vec<String>> {
+    t.pairings
+        .iter()
+        .map(|p| {
+            vec![
+                format!("{} vs {}", t.names[p.a], t.names[p.b]),
+                p.wdl.games().to_string(),
+                format!("{}-{}-{}", p.wdl.w, p.wdl.d, p.wdl.l),
+                p.wdl.score().map_or("—".into(), pct),
+                stats::elo_wdl(&p.wdl).map_or("—".into(), |x| x.text()),
+                stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.text()),
+                stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.interval_text()),
+                pct(stats::los(&p.wdl)),
+                format!("{:?}", p.penta),
+            ]
+        })
+        .collect()
+}
+
+/// The pairings' column names.
+pub(super) const PAIRINGS: [&str; 9] = [
+    "pairing",
+    "games",
+    "W-D-L",
+    "score",
+    "Elo (games)",
+    "Elo (pairs)",
+    "95% interval (pairs)",
+    "LOS",
+    "pentanomial",
+];
 
 /// Each pairing's games and game pairs, from its first engine's side.
 fn write_pairings(s: &mut String, t: &Tally) {
@@ -285,31 +331,13 @@ fn write_pairings(s: &mut String, t: &Tally) {
         s,
         "From the first engine's point of view. Pentanomial: game pairs (one opening, both colours) in which it took 0, ½, 1, 1½, 2 points; the pair Elo uses them.\n"
     );
-    let _ = writeln!(
-        s,
-        "| pairing | games | W-D-L | score | Elo (games) | Elo (pairs) | 95% interval (pairs) | LOS | pentanomial |"
-    );
+    let _ = writeln!(s, "| {} |", PAIRINGS.join(" | "));
     let _ = writeln!(
         s,
         "| --- | ---: | --- | ---: | --- | --- | --- | ---: | --- |"
     );
-    for p in &t.pairings {
-        let _ = writeln!(
-            s,
-            "| {} vs {} | {} | {}-{}-{} | {} | {} | {} | {} | {} | {:?} |",
-            t.names[p.a],
-            t.names[p.b],
-            p.wdl.games(),
-            p.wdl.w,
-            p.wdl.d,
-            p.wdl.l,
-            p.wdl.score().map_or("—".into(), pct),
-            stats::elo_wdl(&p.wdl).map_or("—".into(), |x| x.text()),
-            stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.text()),
-            stats::elo_pentanomial(&p.penta).map_or("—".into(), |x| x.interval_text()),
-            pct(stats::los(&p.wdl)),
-            p.penta
-        );
+    for row in pairing_rows(t) {
+        let _ = writeln!(s, "| {} |", row.join(" | "));
     }
 }
 
@@ -337,7 +365,7 @@ fn write_crosstable(s: &mut String, t: &Tally) {
 
 /// The points of engine `r` against engine `c` (`—` on the diagonal, empty
 /// when they met in no game).
-fn crosstable_cell(t: &Tally, r: usize, c: usize) -> String {
+pub(super) fn crosstable_cell(t: &Tally, r: usize, c: usize) -> String {
     if r == c {
         return "—".to_string();
     }
@@ -373,6 +401,40 @@ fn write_sprt(s: &mut String, h: &ReportHeader, t: &Tally) {
     );
 }
 
+/// Each engine's time per move: its rows (engine, moves, median ms, 99th
+/// percentile ms, max ms, overruns, time losses), as both reports show them.
+pub(super) fn time_rows(t: &Tally) -> Vec<Vec<String>> {
+    t.names
+        .iter()
+        .enumerate()
+        .map(|(e, name)| {
+            let times = sorted_times(t, e);
+            let at = |q: f64| quantile(&times, q).map_or("—".into(), |v| format!("{v:.1}"));
+            let losses = t
+                .failures
+                .get(&(name.clone(), Termination::Timeout))
+                .copied()
+                .unwrap_or(0);
+            vec![
+                name.clone(),
+                times.len().to_string(),
+                at(0.5),
+                at(0.99),
+                at(1.0),
+                t.overruns[e].to_string(),
+                losses.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// Engine `e`'s times per move, sorted.
+pub(super) fn sorted_times(t: &Tally, e: usize) -> Vec<f64> {
+    let mut times = t.times[e].clone();
+    times.sort_by(f64::total_cmp);
+    times
+}
+
 /// Each engine's time per move: quantiles, overruns and time losses.
 fn write_times(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "\n## Time per move\n");
@@ -385,35 +447,19 @@ fn write_times(s: &mut String, t: &Tally) {
         "| engine | moves | median ms | 99th percentile ms | max ms | overruns | time losses |"
     );
     let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (e, name) in t.names.iter().enumerate() {
-        let mut times = t.times[e].clone();
-        times.sort_by(f64::total_cmp);
-        let at = |q: f64| quantile_text(&times, q);
-        let losses = t
-            .failures
-            .get(&(name.clone(), Termination::Timeout))
-            .copied()
-            .unwrap_or(0);
-        let _ = writeln!(
-            s,
-            "| {name} | {} | {} | {} | {} | {} | {losses} |",
-            times.len(),
-            at(0.5),
-            at(0.99),
-            at(1.0),
-            t.overruns[e]
-        );
+    for row in time_rows(t) {
+        let _ = writeln!(s, "| {} |", row.join(" | "));
     }
 }
 
 /// The `q` quantile of the sorted `times` by nearest rank: the smallest
-/// time with at least `q` of the moves at or below it (`—` for none).
-fn quantile_text(times: &[f64], q: f64) -> String {
+/// time with at least `q` of the moves at or below it (`None` for none).
+pub(super) fn quantile(times: &[f64], q: f64) -> Option<f64> {
     if times.is_empty() {
-        return "—".into();
+        return None;
     }
     let rank = ((q * times.len() as f64).ceil() as usize).clamp(1, times.len());
-    format!("{:.1}", times[rank - 1])
+    Some(times[rank - 1])
 }
 
 /// How the games ended: by termination, and why the rules ended them.

@@ -14,7 +14,8 @@ use parking_lot::Mutex;
 
 use super::ArenaError;
 use super::engine::{EngineConfig, EngineProcess};
-use super::folder::{self, RECORDS, REPORT, Stored, settings_change};
+use super::folder::{self, RECORDS, REPORT, REPORT_HTML, Stored, settings_change};
+use super::html;
 use super::openings::{self, Opening, OpeningSource};
 use super::play::{self, PlayedGame};
 use super::record::{GameLine, OpeningLine, RecordFile};
@@ -37,7 +38,7 @@ pub struct TournamentConfig {
     pub concurrency: usize,
     pub openings: OpeningSource,
     pub sprt: Option<Sprt>,
-    /// Where `games.jsonl` and `report.md` go.
+    /// Where `games.jsonl`, `report.md` and `report.html` go.
     pub out_dir: PathBuf,
     /// Games still going after this many plies (opening included) are
     /// adjudicated by the seed count.
@@ -343,6 +344,9 @@ fn run_game<G: Game>(config: &TournamentConfig, rules: &G::Rules) -> Result<Summ
     let report_path = config.out_dir.join(REPORT);
     std::fs::write(&report_path, report::render(&header, &tally))
         .map_err(|e| ArenaError::io(format!("cannot write {}", report_path.display()), e))?;
+    let page = config.out_dir.join(REPORT_HTML);
+    std::fs::write(&page, html::render_html(&header, &tally, &games))
+        .map_err(|e| ArenaError::io(format!("cannot write {}", page.display()), e))?;
     Ok(Summary {
         sprt: config.sprt.as_ref().and_then(|s| tally.sprt(s)),
         games,

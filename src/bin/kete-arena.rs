@@ -57,7 +57,7 @@ kete-arena openings --variant oware --plies 2 --count 20 > oware-2ply.txt")]
         /// The shards' output folders.
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
-        /// Folder for the merged games.jsonl and report.md.
+        /// Folder for the merged games.jsonl, report.md and report.html.
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
@@ -135,8 +135,8 @@ struct RunArgs {
     /// The first engine plays each of the others (instead of round-robin).
     #[arg(long)]
     gauntlet: bool,
-    /// Folder for games.jsonl and report.md; running again with the same
-    /// folder resumes.
+    /// Folder for games.jsonl, report.md and report.html; running again
+    /// with the same folder resumes.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Games still going after this many plies are adjudicated by the seed
@@ -320,7 +320,7 @@ fn run(args: RunArgs) -> Result<()> {
         .with_context(|| format!("cannot read back {}", summary.report.display()))?;
     print!("{report}");
     eprintln!(
-        "kete-arena: {} games in {}, report in {}",
+        "kete-arena: {} games in {}, report in {} and report.html",
         summary.games.len(),
         summary.records.display(),
         summary.report.display()
@@ -395,7 +395,7 @@ fn real_main() -> Result<()> {
                 .with_context(|| format!("cannot read back {}", merged.report.display()))?;
             print!("{report}");
             eprintln!(
-                "kete-arena: merged {} shards, {} games in {}, report in {}",
+                "kete-arena: merged {} shards, {} games in {}, report in {} and report.html",
                 merged.shards,
                 merged.games,
                 merged.records.display(),

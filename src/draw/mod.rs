@@ -1,12 +1,28 @@
 //! Board drawings: a position of any game as an SVG picture, from its
 //! [`Board`] cells alone, so the web board and the Python package's notebook
-//! view draw the same board from the same code. Each cell is a group
-//! `<g id="cell-N" class="cell pit …" data-cell="N" data-seeds="S">` holding
-//! its shape, its seeds as pebbles, its count and its name, so that a page
-//! can style, animate and click them; the picture carries its own colours
-//! and needs no style sheet.
+//! view draw the same board from the same code.
+//!
+//! Each cell is a group `<g id="cell-N" class="cell pit …" data-cell="N"
+//! data-seeds="S" data-name="A" aria-label="A, 4 seeds, legal move">`
+//! holding its shape, its seeds as a cluster of pebbles, its count in a
+//! badge beside them and its name in a corner of its own square, so that no
+//! two labels can meet; a page can style, animate and click the groups
+//! (each carries the box its pebbles lie in: `data-px`, `data-py`,
+//! `data-pw`, `data-ph`). Stores span both rows; Bao's four rows of eight
+//! have each player's seeds in hand beside his two rows. The board can be
+//! turned (North at the bottom) and stood up for a narrow screen
+//! (`portrait`: the rows become columns); text stays upright and every mark
+//! is drawn where its cell is, so arrows and names keep meaning what they
+//! show. Marks are shapes as well as colours: a dashed ring for a legal
+//! move, a triangle where the last turn started, a diamond where its last
+//! seed fell, a cross on a captured pit, a star on a hint. The picture
+//! carries its own colours and needs no style sheet.
+
+mod turn;
 
 use std::fmt::Write as _;
+
+pub use turn::Turn;
 
 use crate::game::{Board, Cell, CellKind, Side};
 
@@ -15,18 +31,69 @@ use crate::game::{Board, Cell, CellKind, Side};
 pub struct View {
     /// North's side at the bottom (the board turned).
     pub flipped: bool,
+    /// The board stood up: the rows become columns (the bottom player's row
+    /// on the left, read downwards), for a narrow screen.
+    pub portrait: bool,
     /// Cells to mark as playable (their indices).
     pub legal: Vec<usize>,
-    /// Cells to mark as part of the last move.
+    /// Cells where the last turn's moves started.
     pub last: Vec<usize>,
+    /// Cells the last turn sowed into.
+    pub sown: Vec<usize>,
+    /// Cells where the last seed of a move of the last turn fell.
+    pub ended: Vec<usize>,
+    /// Cells the last turn captured.
+    pub captured: Vec<usize>,
+    /// Cells where the last turn lifted seeds to sow them on (relay laps).
+    pub laps: Vec<usize>,
+    /// A cell to mark as the suggested move.
+    pub hint: Option<usize>,
+    /// The players' names beside their sides (South, North), e.g. "you"
+    /// and "kete"; empty for none.
+    pub players: [String; 2],
+    /// Arrows from a pit to a cell: a move's direction, for a page to offer
+    /// when a pit has several moves.
+    pub arrows: Vec<Arrow>,
+}
+
+impl View {
+    /// Marks the turn `turn` as the last one.
+    pub fn with_turn(mut self, turn: &Turn) -> View {
+        self.last = turn.started.clone();
+        self.sown = turn.sown.clone();
+        self.ended = turn.ended.clone();
+        self.captured = turn.captured.clone();
+        self.laps = turn.laps.clone();
+        self
+    }
+}
+
+/// An arrow drawn from cell `from` toward cell `to`: the moves it stands
+/// for (their texts, space-separated) and what it says in words.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Arrow {
+    pub from: usize,
+    pub to: usize,
+    pub moves: String,
+    pub label: String,
 }
 
 /// Side of a pit's square in the drawing's units.
-const P: f64 = 80.0;
-/// Room above and below the rows for the names.
-const MARGIN: f64 = 18.0;
+const P: f64 = 100.0;
+/// Width of the columns of stores and hands at the ends.
+const END: f64 = 88.0;
+/// Room round the board.
+const PAD: f64 = 10.0;
+/// Gap between the two players' sides.
+const GAP: f64 = 12.0;
+/// Radius of a pit; of the circle its pebbles lie in; of a pebble.
+const PIT_R: f64 = 40.0;
+const HEAP_R: f64 = 27.0;
+const PEBBLE_R: f64 = 6.5;
+/// Most pebbles drawn in a pit (the count says the rest).
+const MOST_IN_PIT: u32 = 24;
 
-/// Where a cell stands: its centre, and its size for stores and hands.
+/// Where a cell stands: its centre and size, before the board is stood up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Place {
     x: f64,
@@ -43,12 +110,22 @@ fn grid(cells: &[Cell]) -> (usize, usize) {
     (cols, rows)
 }
 
-/// The place of `cell`: a player's pits run from his own left, his front
-/// row nearest the middle; stores stand at the ends, spanning the rows, each
-/// at its owner's right; hands beside them.
+/// The size of the board lying down.
+fn size(cols: usize, rows: usize) -> (f64, f64) {
+    (
+        2.0 * PAD + 2.0 * END + cols as f64 * P,
+        2.0 * PAD + (2 * rows) as f64 * P + GAP,
+    )
+}
+
+/// The place of `cell`, the board lying down with `bottom`'s side nearest
+/// the viewer: a player's pits run from his own left, his front row nearest
+/// the middle; stores stand at the ends spanning both sides, each at its
+/// owner's right; hands beside their owner's rows.
 fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
     let mine = cell.side == bottom;
-    let height = (2 * rows) as f64 * P;
+    let half = rows as f64 * P;
+    let top_of = |mine: bool| if mine { PAD + half + GAP } else { PAD };
     match cell.kind {
         CellKind::Pit => {
             let col = if mine {
@@ -56,15 +133,16 @@ fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
             } else {
                 cols - 1 - cell.col as usize
             };
-            // Rows from the top: the far side's back row first.
+            // Rows from the top of each side: the far side's back row first,
+            // the near side's front row first.
             let row = if mine {
-                rows + cell.row as usize
+                cell.row as usize
             } else {
                 rows - 1 - cell.row as usize
             };
             Place {
-                x: (col as f64 + 1.5) * P,
-                y: MARGIN + (row as f64 + 0.5) * P,
+                x: PAD + END + (col as f64 + 0.5) * P,
+                y: top_of(mine) + (row as f64 + 0.5) * P,
                 w: P,
                 h: P,
             }
@@ -72,41 +150,112 @@ fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
         CellKind::Store | CellKind::Hand => {
             // The owner's right: the right end for the player at the bottom.
             let x = if mine {
-                (cols as f64 + 1.5) * P
+                PAD + END + cols as f64 * P + END / 2.0
             } else {
-                0.5 * P
+                PAD + END / 2.0
             };
             let (y, h) = if cell.kind == CellKind::Store {
-                (MARGIN + height / 2.0, height - 0.3 * P)
-            } else if mine {
-                (MARGIN + height * 0.75, height / 2.0 - 0.3 * P)
+                (PAD + half + GAP / 2.0, 2.0 * half + GAP)
             } else {
-                (MARGIN + height * 0.25, height / 2.0 - 0.3 * P)
+                (top_of(mine) + half / 2.0, half)
             };
-            Place { x, y, w: P, h }
+            Place { x, y, w: END, h }
         }
     }
 }
 
-/// Pebble offsets for `n` seeds in a cell of the given size: rings around
-/// the centre, at most `max` drawn (the count says the rest).
-fn pebbles(n: u32, w: f64, h: f64) -> Vec<(f64, f64)> {
-    let shown = n.min(if h > w * 1.5 { 40 } else { 16 }) as usize;
-    let mut out = Vec::with_capacity(shown);
-    let r = 6.0_f64;
-    // A golden-angle spiral packs evenly whatever the count.
-    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
-    let (sx, sy) = if h > w {
-        (1.0, (h / w).min(3.0))
-    } else {
-        (1.0, 1.0)
-    };
-    for i in 0..shown {
-        let rad = 2.2 * r * (i as f64).sqrt();
-        let a = i as f64 * golden;
-        out.push((rad * a.cos() * sx, rad * a.sin() * sy));
+/// From the board lying down to the drawing: unchanged, or stood up by a
+/// quarter turn clockwise (the bottom row to the left, read downwards).
+#[derive(Clone, Copy)]
+struct Frame {
+    portrait: bool,
+    /// The height of the board lying down.
+    height: f64,
+}
+
+impl Frame {
+    fn point(&self, x: f64, y: f64) -> (f64, f64) {
+        if self.portrait {
+            (self.height - y, x)
+        } else {
+            (x, y)
+        }
     }
-    out
+
+    /// A place's box in the drawing: its left, top, width and height.
+    fn rect(&self, p: &Place) -> (f64, f64, f64, f64) {
+        let (cx, cy) = self.point(p.x, p.y);
+        let (w, h) = if self.portrait {
+            (p.h, p.w)
+        } else {
+            (p.w, p.h)
+        };
+        (cx - w / 2.0, cy - h / 2.0, w, h)
+    }
+}
+
+/// A small number from a few others, to scatter pebbles the same way on
+/// every drawing of a position.
+fn jitter(a: usize, b: usize) -> f64 {
+    let mut h =
+        (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (b as u64).wrapping_add(0x632B_E59B);
+    h ^= h >> 29;
+    h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    h ^= h >> 32;
+    (h % 1000) as f64 / 1000.0 - 0.5
+}
+
+/// Pebble centres for `n` seeds round `(cx, cy)`: a heap within `radius`,
+/// at most [`MOST_IN_PIT`] drawn.
+fn heap(n: u32, cx: f64, cy: f64, radius: f64, salt: usize) -> Vec<(f64, f64)> {
+    let shown = n.min(MOST_IN_PIT) as usize;
+    if shown == 0 {
+        return Vec::new();
+    }
+    let reach = radius - PEBBLE_R - 1.0;
+    let step = (reach / ((shown as f64 - 1.0).max(1.0)).sqrt()).min(PEBBLE_R * 1.6);
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    (0..shown)
+        .map(|i| {
+            let r = step * (i as f64).sqrt();
+            let a = i as f64 * golden + salt as f64;
+            let j = 1.2 * jitter(salt, i);
+            (cx + r * a.cos() + j, cy + r * a.sin() - j)
+        })
+        .collect()
+}
+
+/// Pebble centres for `n` seeds in a box (a store or a hand), packed in
+/// rows from the end nearest `(x, y + h)`; as many as fit.
+fn packed(n: u32, x: f64, y: f64, w: f64, h: f64, salt: usize) -> Vec<(f64, f64)> {
+    if n == 0 || w <= 0.0 || h <= 0.0 {
+        return Vec::new();
+    }
+    let want = n as f64;
+    let step = (w * h / want).sqrt().clamp(9.0, 2.0 * PEBBLE_R + 1.0);
+    let across = ((w / step).floor() as usize).max(1);
+    let down = ((h / step).floor() as usize).max(1);
+    let shown = (n as usize).min(across * down);
+    let (mx, my) = (
+        x + (w - across as f64 * step) / 2.0,
+        y + h - (h - down as f64 * step) / 2.0,
+    );
+    (0..shown)
+        .map(|i| {
+            let (r, c) = (i / across, i % across);
+            let shift = if r % 2 == 1 {
+                step * 0.25
+            } else {
+                -step * 0.25
+            };
+            (
+                mx + (c as f64 + 0.5) * step
+                    + shift * (across > 1) as u8 as f64
+                    + 1.5 * jitter(salt, i),
+                my - (r as f64 + 0.5) * step + 1.5 * jitter(i, salt),
+            )
+        })
+        .collect()
 }
 
 /// Escapes text for SVG.
@@ -117,139 +266,467 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The position `pos` as an SVG picture.
+/// The position `pos` as an SVG picture; the side to move is marked at
+/// its store or hand unless the game is over.
 pub fn svg<G: Board>(pos: &G, view: &View) -> String {
-    cells_svg(&pos.cells(), pos.side_to_move(), view)
+    let to_move = pos.outcome().is_none().then(|| pos.side_to_move());
+    picture(&pos.cells(), to_move, view)
 }
 
+const FONT: &str = r#"font-family="system-ui, -apple-system, 'Segoe UI', sans-serif""#;
+const PEBBLE_FILL: [&str; 4] = ["#f3e9d2", "#e2d3b5", "#cdb892", "#efe0c2"];
+
 /// The cells of a position as an SVG picture; `to_move` is said in its
-/// title.
+/// title and marked at its store or hand.
 pub fn cells_svg(cells: &[Cell], to_move: Side, view: &View) -> String {
+    picture(cells, Some(to_move), view)
+}
+
+fn picture(cells: &[Cell], to_move: Option<Side>, view: &View) -> String {
     let (cols, rows) = grid(cells);
     let bottom = if view.flipped {
         Side::North
     } else {
         Side::South
     };
-    let width = (cols as f64 + 2.0) * P;
-    let height = (2 * rows) as f64 * P + 2.0 * MARGIN;
+    let (lw, lh) = size(cols, rows);
+    let frame = Frame {
+        portrait: view.portrait,
+        height: lh,
+    };
+    let (width, height) = if view.portrait { (lh, lw) } else { (lw, lh) };
     let mut s = String::new();
     let _ = write!(
         s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" class="kete-board" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="group" aria-label="board, {} to move">"##,
-        side_name(to_move)
+        r##"<svg xmlns="http://www.w3.org/2000/svg" class="kete-board{}" viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="group" aria-label="board, {}" data-portrait="{}" data-flipped="{}">"##,
+        if view.portrait { " portrait" } else { "" },
+        to_move.map_or("game over".to_string(), |s| format!(
+            "{} to move",
+            side_name(s)
+        )),
+        view.portrait,
+        view.flipped,
     );
     let _ = write!(
         s,
-        r##"<rect x="0" y="0" width="{width}" height="{height}" rx="18" fill="#8b5a2b"/>"##
+        r##"<rect class="wood" x="0" y="0" width="{width}" height="{height}" rx="22" fill="#8b5a2b" stroke="#5b3a1e" stroke-width="4"/>"##
     );
+    // The line between the two sides.
+    {
+        let (x0, y0) = frame.point(PAD + END, PAD + rows as f64 * P + GAP / 2.0);
+        let (x1, y1) = frame.point(
+            PAD + END + cols as f64 * P,
+            PAD + rows as f64 * P + GAP / 2.0,
+        );
+        let _ = write!(
+            s,
+            r##"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#5b3a1e" stroke-width="3" stroke-dasharray="2 6" stroke-linecap="round"/>"##
+        );
+    }
     for (i, c) in cells.iter().enumerate() {
-        let p = place(c, cols, rows, bottom);
-        let mut class = vec![
-            "cell",
-            match c.kind {
-                CellKind::Pit => "pit",
-                CellKind::Store => "store",
-                CellKind::Hand => "hand",
-            },
-        ];
-        let legal = view.legal.contains(&i);
-        if legal {
-            class.push("legal");
-        }
-        if view.last.contains(&i) {
-            class.push("last");
-        }
-        class.extend(c.marks.iter().copied());
-        let label = format!(
-            "{}, {} seed{}{}{}",
-            c.name,
-            c.seeds,
-            if c.seeds == 1 { "" } else { "s" },
-            c.marks.iter().map(|m| format!(", {m}")).collect::<String>(),
-            if legal { ", legal move" } else { "" }
-        );
-        let _ = write!(
-            s,
-            r##"<g id="cell-{i}" class="{}" data-cell="{i}" data-seeds="{}" data-name="{}" aria-label="{}">"##,
-            class.join(" "),
-            c.seeds,
-            esc(&c.name),
-            esc(&label)
-        );
-        let (fill, stroke, width_px) = if legal {
-            ("#f3dcae", "#ffd34d", 4)
-        } else if view.last.contains(&i) {
-            ("#d9b98c", "#e04040", 4)
-        } else {
-            (
-                match c.kind {
-                    CellKind::Pit => "#d9b98c",
-                    CellKind::Store => "#c9a574",
-                    CellKind::Hand => "#e8d9bd",
-                },
-                "#5b3a1e",
-                2,
-            )
-        };
-        match c.kind {
-            CellKind::Pit => {
-                let _ = write!(
-                    s,
-                    r##"<circle class="shape" cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"/>"##,
-                    p.x,
-                    p.y,
-                    P * 0.42
-                );
-            }
-            _ => {
-                let _ = write!(
-                    s,
-                    r##"<rect class="shape" x="{}" y="{}" width="{}" height="{}" rx="22" fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"{}/>"##,
-                    p.x - p.w * 0.4,
-                    p.y - p.h / 2.0,
-                    p.w * 0.8,
-                    p.h,
-                    if c.kind == CellKind::Hand {
-                        r#" stroke-dasharray="4 3""#
-                    } else {
-                        ""
-                    }
-                );
-            }
-        }
-        for (dx, dy) in pebbles(c.seeds, p.w * 0.8, p.h) {
-            let _ = write!(
-                s,
-                r##"<circle class="seed" cx="{:.1}" cy="{:.1}" r="5.5" fill="#3b2a1a" opacity="0.55"/>"##,
-                p.x + dx,
-                p.y + dy
-            );
-        }
-        let _ = write!(
-            s,
-            r##"<text class="count" x="{}" y="{}" font-family="system-ui, sans-serif" font-size="22" font-weight="bold" text-anchor="middle" dominant-baseline="central" fill="#111">{}</text>"##,
-            p.x, p.y, c.seeds
-        );
-        let name_y = if c.kind == CellKind::Pit {
-            // Below the pit on the bottom player's rows, above on the other's.
-            if c.side == bottom {
-                p.y + P * 0.5 + 2.0
-            } else {
-                p.y - P * 0.5 + 12.0
-            }
-        } else {
-            p.y + p.h / 2.0 + 14.0
-        };
-        let _ = write!(
-            s,
-            r##"<text class="name" x="{}" y="{name_y}" font-family="system-ui, sans-serif" font-size="12" text-anchor="middle" fill="#fff">{}</text></g>"##,
-            p.x,
-            esc(&c.name)
-        );
+        cell(&mut s, i, c, to_move, view, &frame, cols, rows, bottom);
+    }
+    for a in &view.arrows {
+        arrow(&mut s, a, cells, &frame, cols, rows, bottom);
     }
     s.push_str("</svg>");
     s
+}
+
+/// The marks on cell `i`, in words (for its label) and as shapes.
+fn marks(i: usize, view: &View) -> Vec<&'static str> {
+    let mut m = Vec::new();
+    if view.hint == Some(i) {
+        m.push("hint");
+    }
+    if view.last.contains(&i) {
+        m.push("last move started here");
+    }
+    if view.laps.contains(&i) {
+        m.push("relay");
+    }
+    if view.ended.contains(&i) {
+        m.push("last seed");
+    }
+    if view.captured.contains(&i) {
+        m.push("captured");
+    }
+    m
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cell(
+    s: &mut String,
+    i: usize,
+    c: &Cell,
+    to_move: Option<Side>,
+    view: &View,
+    frame: &Frame,
+    cols: usize,
+    rows: usize,
+    bottom: Side,
+) {
+    let p = place(c, cols, rows, bottom);
+    let (x, y, w, h) = frame.rect(&p);
+    let (cx, cy) = (x + w / 2.0, y + h / 2.0);
+    let legal = view.legal.contains(&i);
+    let words = marks(i, view);
+    let mut class = vec![
+        "cell",
+        match c.kind {
+            CellKind::Pit => "pit",
+            CellKind::Store => "store",
+            CellKind::Hand => "hand",
+        },
+    ];
+    if legal {
+        class.push("legal");
+    }
+    if view.hint == Some(i) {
+        class.push("hint");
+    }
+    if view.last.contains(&i) {
+        class.push("last");
+    }
+    if view.sown.contains(&i) {
+        class.push("sown");
+    }
+    if view.ended.contains(&i) {
+        class.push("ended");
+    }
+    if view.captured.contains(&i) {
+        class.push("captured");
+    }
+    if view.laps.contains(&i) {
+        class.push("lap");
+    }
+    class.extend(c.marks.iter().copied());
+    let player = &view.players[c.side.index()];
+    let shown_name = match c.kind {
+        CellKind::Pit => c.name.clone(),
+        CellKind::Store => side_name(c.side).to_string(),
+        CellKind::Hand => format!("{}'s hand", side_name(c.side)),
+    };
+    let label = format!(
+        "{}{}, {} seed{}{}{}{}",
+        match c.kind {
+            CellKind::Pit => c.name.clone(),
+            CellKind::Store => format!("{}'s store", side_name(c.side)),
+            CellKind::Hand => format!("{}'s seeds in hand", side_name(c.side)),
+        },
+        if c.kind != CellKind::Pit && !player.is_empty() {
+            format!(" ({player})")
+        } else {
+            String::new()
+        },
+        c.seeds,
+        if c.seeds == 1 { "" } else { "s" },
+        c.marks
+            .iter()
+            .filter(|m| **m != "functional")
+            .map(|m| format!(", {}", mark_words(m)))
+            .collect::<String>(),
+        if legal { ", legal move" } else { "" },
+        words.iter().map(|m| format!(", {m}")).collect::<String>(),
+    );
+    // The box the pebbles lie in.
+    let (px, py, pw, ph) = match c.kind {
+        CellKind::Pit => (cx - HEAP_R, cy - HEAP_R, 2.0 * HEAP_R, 2.0 * HEAP_R),
+        _ => store_heap(x, y, w, h, store_lines(c, player).len()),
+    };
+    let _ = write!(
+        s,
+        r##"<g id="cell-{i}" class="{}" data-cell="{i}" data-seeds="{}" data-name="{}" data-px="{px:.1}" data-py="{py:.1}" data-pw="{pw:.1}" data-ph="{ph:.1}" aria-label="{}"{}>"##,
+        class.join(" "),
+        c.seeds,
+        esc(&c.name),
+        esc(&label),
+        if legal {
+            r#" role="button" tabindex="0""#
+        } else {
+            r#" role="img""#
+        },
+    );
+    let _ = write!(s, "<title>{}</title>", esc(&label));
+    // A square the size of the cell's box takes clicks and taps anywhere
+    // in it, pebbles and labels included.
+    let _ = write!(
+        s,
+        r##"<rect class="hit" x="{x}" y="{y}" width="{w}" height="{h}" fill="#000" fill-opacity="0"/>"##
+    );
+    let (fill, stroke, stroke_w, dash) = if legal {
+        ("#6f4622", "#ffd34d", 5.0, r#" stroke-dasharray="11 6""#)
+    } else {
+        match c.kind {
+            CellKind::Pit => ("#5e3a1b", "#3f2610", 2.5, ""),
+            CellKind::Store => ("#5e3a1b", "#3f2610", 2.5, ""),
+            CellKind::Hand => ("#7a4e26", "#3f2610", 2.5, r#" stroke-dasharray="6 5""#),
+        }
+    };
+    let nyumba = c.marks.contains(&"nyumba");
+    match c.kind {
+        CellKind::Pit if nyumba => {
+            // Bao's nyumba: a square pit, thicker while it works.
+            let r = PIT_R;
+            let sw = if c.marks.contains(&"functional") {
+                stroke_w + 2.5
+            } else {
+                stroke_w
+            };
+            let _ = write!(
+                s,
+                r##"<rect class="shape" x="{}" y="{}" width="{}" height="{}" rx="12" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"{dash}/>"##,
+                cx - r,
+                cy - r,
+                2.0 * r,
+                2.0 * r
+            );
+        }
+        CellKind::Pit => {
+            let _ = write!(
+                s,
+                r##"<circle class="shape" cx="{cx}" cy="{cy}" r="{PIT_R}" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"##
+            );
+        }
+        _ => {
+            let _ = write!(
+                s,
+                r##"<rect class="shape" x="{}" y="{}" width="{}" height="{}" rx="30" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"##,
+                x + 6.0,
+                y + 6.0,
+                w - 12.0,
+                h - 12.0
+            );
+        }
+    }
+    // Rings of the last turn, drawn inside the pit's edge.
+    if c.kind == CellKind::Pit {
+        if view.last.contains(&i) {
+            let _ = write!(
+                s,
+                r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#ff6b5b" stroke-width="4"/>"##,
+                PIT_R - 5.0
+            );
+        } else if view.captured.contains(&i) {
+            let _ = write!(
+                s,
+                r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#ff6b5b" stroke-width="3" stroke-dasharray="4 4"/>"##,
+                PIT_R - 5.0
+            );
+        } else if view.sown.contains(&i) {
+            let _ = write!(
+                s,
+                r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#f2c48d" stroke-width="2" stroke-opacity="0.8"/>"##,
+                PIT_R - 5.0
+            );
+        }
+    }
+    // The pebbles.
+    let spots = match c.kind {
+        CellKind::Pit => heap(c.seeds, cx, cy, HEAP_R, i),
+        _ => packed(c.seeds, px, py, pw, ph, i),
+    };
+    let _ = write!(s, r#"<g class="pebbles">"#);
+    for (k, (ex, ey)) in spots.iter().enumerate() {
+        let fill_k = PEBBLE_FILL[(i * 7 + k * 3) % PEBBLE_FILL.len()];
+        let _ = write!(
+            s,
+            r##"<circle class="seed" cx="{ex:.1}" cy="{ey:.1}" r="{PEBBLE_R}" fill="{fill_k}" stroke="#4a3420" stroke-width="1.2"/>"##
+        );
+    }
+    s.push_str("</g>");
+    // The count beside the pebbles, and the name in its own corner.
+    match c.kind {
+        CellKind::Pit => {
+            let (bx, by) = (cx + 0.34 * P, cy - 0.34 * P);
+            badge(s, bx, by, c.seeds, 15.0, 19.0);
+            let _ = write!(
+                s,
+                r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="17" font-weight="600" text-anchor="middle" dominant-baseline="central" fill="#fbeed3" aria-hidden="true">{}</text>"##,
+                cx - 0.37 * P,
+                cy + 0.38 * P,
+                esc(&shown_name)
+            );
+            marks_shapes(s, i, view, cx - 0.36 * P, cy - 0.36 * P);
+        }
+        _ => {
+            let turn = Some(c.side) == to_move;
+            let weight = if turn { 800 } else { 500 };
+            let arrow = if turn { "\u{25B6} " } else { "" };
+            if h >= w {
+                for (k, (text, size)) in store_lines(c, player).iter().enumerate() {
+                    let _ = write!(
+                        s,
+                        r##"<text class="{}" x="{cx:.1}" y="{:.1}" {FONT} font-size="{size}" font-weight="{}" text-anchor="middle" fill="#fbeed3" aria-hidden="true">{}{}</text>"##,
+                        if k == 0 { "name" } else { "player" },
+                        y + 30.0 + 16.0 * k as f64,
+                        if k == 0 { weight } else { 500 },
+                        if k == 0 { arrow } else { "" },
+                        esc(text)
+                    );
+                }
+                marks_shapes(s, i, view, cx - 9.0, y + h - 64.0);
+                badge(s, cx, y + h - 30.0, c.seeds, 19.0, 24.0);
+            } else {
+                let _ = write!(
+                    s,
+                    r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="15" font-weight="{weight}" fill="#fbeed3" aria-hidden="true">{arrow}{}{}</text>"##,
+                    x + 18.0,
+                    y + 27.0,
+                    esc(&shown_name),
+                    if player.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" \u{00B7} {}", esc(player))
+                    }
+                );
+                badge(s, x + w - 34.0, cy, c.seeds, 19.0, 24.0);
+                marks_shapes(s, i, view, x + w - 72.0, cy);
+            }
+        }
+    }
+    s.push_str("</g>");
+}
+
+/// The box a store's or a hand's pebbles lie in, between its name at one
+/// end and its count at the other.
+fn store_heap(x: f64, y: f64, w: f64, h: f64, lines: usize) -> (f64, f64, f64, f64) {
+    if h >= w {
+        let top = 24.0 + 16.0 * lines as f64;
+        (x + 14.0, y + top, w - 28.0, h - top - 78.0)
+    } else {
+        (x + 14.0, y + 34.0, w - 74.0, h - 42.0)
+    }
+}
+
+/// The lines of a store's or a hand's label when it stands tall: its side,
+/// "in hand" for a hand, its player; each with its font size.
+fn store_lines(c: &Cell, player: &str) -> Vec<(String, u32)> {
+    let mut lines = vec![(side_name(c.side).to_string(), 15)];
+    if c.kind == CellKind::Hand {
+        lines.push(("in hand".to_string(), 13));
+    }
+    if !player.is_empty() {
+        lines.push((player.to_string(), 14));
+    }
+    lines
+}
+
+/// A count in a white disc.
+fn badge(s: &mut String, x: f64, y: f64, n: u32, r: f64, size: f64) {
+    let r = if n >= 100 { r + 5.0 } else { r };
+    let _ = write!(
+        s,
+        r##"<circle class="badge" cx="{x:.1}" cy="{y:.1}" r="{r}" fill="#fffaf0" stroke="#3f2610" stroke-width="1.5"/><text class="count" x="{x:.1}" y="{y:.1}" {FONT} font-size="{size}" font-weight="700" text-anchor="middle" dominant-baseline="central" fill="#1c1208" aria-hidden="true">{n}</text>"##
+    );
+}
+
+/// The last turn's and the hint's marks as small shapes in a cell's corner
+/// at `(x, y)`, side by side.
+fn marks_shapes(s: &mut String, i: usize, view: &View, x: f64, y: f64) {
+    let mut at = x;
+    let mut next = |s: &mut String, body: String| {
+        let _ = write!(
+            s,
+            r##"<g class="mark" transform="translate({at:.1} {y:.1})" aria-hidden="true">{body}</g>"##
+        );
+        at += 19.0;
+    };
+    if view.hint == Some(i) {
+        // A star.
+        let pts: Vec<String> = (0..10)
+            .map(|k| {
+                let r = if k % 2 == 0 { 10.0 } else { 4.2 };
+                let a = std::f64::consts::PI * (k as f64 / 5.0 - 0.5);
+                format!("{:.1},{:.1}", r * a.cos(), r * a.sin())
+            })
+            .collect();
+        next(
+            s,
+            format!(
+                r##"<polygon class="mark-hint" points="{}" fill="#7CFC8A" stroke="#12361a" stroke-width="1.5"/>"##,
+                pts.join(" ")
+            ),
+        );
+    }
+    if view.last.contains(&i) {
+        next(
+            s,
+            r##"<polygon class="mark-last" points="-6,-8 8,0 -6,8" fill="#ff6b5b" stroke="#3a0d08" stroke-width="1.5"/>"##.to_string(),
+        );
+    }
+    if view.laps.contains(&i) {
+        next(
+            s,
+            r##"<circle class="mark-lap" r="6.5" fill="none" stroke="#ffb347" stroke-width="3" stroke-dasharray="9 4"/>"##.to_string(),
+        );
+    }
+    if view.ended.contains(&i) {
+        next(
+            s,
+            r##"<polygon class="mark-ended" points="0,-8 8,0 0,8 -8,0" fill="#ffb347" stroke="#3a2508" stroke-width="1.5"/>"##.to_string(),
+        );
+    }
+    if view.captured.contains(&i) {
+        next(
+            s,
+            r##"<path class="mark-captured" d="M-7,-7 L7,7 M7,-7 L-7,7" stroke="#ff6b5b" stroke-width="4" stroke-linecap="round"/>"##.to_string(),
+        );
+    }
+}
+
+/// An arrow between two cells' centres, stopping short of both.
+fn arrow(
+    s: &mut String,
+    a: &Arrow,
+    cells: &[Cell],
+    frame: &Frame,
+    cols: usize,
+    rows: usize,
+    bottom: Side,
+) {
+    let (Some(from), Some(to)) = (cells.get(a.from), cells.get(a.to)) else {
+        return;
+    };
+    let centre = |c: &Cell| {
+        let p = place(c, cols, rows, bottom);
+        frame.point(p.x, p.y)
+    };
+    let ((x0, y0), (x1, y1)) = (centre(from), centre(to));
+    let (dx, dy) = (x1 - x0, y1 - y0);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ux, uy) = (dx / len, dy / len);
+    let (sx, sy) = (x0 + ux * 0.22 * P, y0 + uy * 0.22 * P);
+    let (ex, ey) = (x1 - ux * 0.2 * P, y1 - uy * 0.2 * P);
+    // The head: a triangle at the end.
+    let (hx, hy) = (ex - ux * 22.0, ey - uy * 22.0);
+    let (nx, ny) = (-uy * 15.0, ux * 15.0);
+    let head = format!(
+        "{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
+        ex,
+        ey,
+        hx + nx,
+        hy + ny,
+        hx - nx,
+        hy - ny
+    );
+    let _ = write!(
+        s,
+        r##"<g class="arrow" data-from="{}" data-to="{}" data-moves="{}" role="button" tabindex="0" aria-label="{}"><title>{}</title><line x1="{sx:.1}" y1="{sy:.1}" x2="{hx:.1}" y2="{hy:.1}" stroke="#fffaf0" stroke-width="17" stroke-linecap="round"/><polygon points="{head}" fill="#fffaf0" stroke="#fffaf0" stroke-width="7" stroke-linejoin="round"/><line x1="{sx:.1}" y1="{sy:.1}" x2="{hx:.1}" y2="{hy:.1}" stroke="#1b5fa8" stroke-width="9" stroke-linecap="round"/><polygon points="{head}" fill="#1b5fa8"/></g>"##,
+        a.from,
+        a.to,
+        esc(&a.moves),
+        esc(&a.label),
+        esc(&a.label)
+    );
+}
+
+/// A rule mark of a cell in words.
+fn mark_words(m: &str) -> &str {
+    match m {
+        "takasia" => "blocked (takasia)",
+        other => other,
+    }
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -263,6 +740,7 @@ fn side_name(s: Side) -> &'static str {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::variants::bao::{Bao, BaoRules};
     use crate::variants::kalah::{Kalah, KalahRules};
 
     #[test]
@@ -281,6 +759,8 @@ mod tests {
         assert_eq!(s.matches(r#"class="seed""#).count(), 48);
         assert!(s.contains(r#"class="cell pit legal""#));
         assert!(s.contains("A, 4 seeds, legal move"));
+        // Legal pits can be reached with Tab; the others are pictures.
+        assert_eq!(s.matches(r#"tabindex="0""#).count(), 2);
     }
 
     #[test]
@@ -291,5 +771,178 @@ mod tests {
         let up = place(south_a, cols, rows, Side::South);
         let down = place(south_a, cols, rows, Side::North);
         assert!(up.y > down.y, "South's A at the bottom, then at the top");
+    }
+
+    /// The boxes of the cells of a drawing: `(left, top, width, height)`.
+    fn boxes(s: &str) -> Vec<(f64, f64, f64, f64)> {
+        s.split(r#"<rect class="hit" "#)
+            .skip(1)
+            .map(|r| {
+                let num = |k: &str| -> f64 {
+                    let at = r.find(&format!("{k}=\"")).unwrap() + k.len() + 2;
+                    r[at..].split('"').next().unwrap().parse().unwrap()
+                };
+                (num("x"), num("y"), num("width"), num("height"))
+            })
+            .collect()
+    }
+
+    fn overlap(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> bool {
+        a.0 < b.0 + b.2 - 0.01
+            && b.0 < a.0 + a.2 - 0.01
+            && a.1 < b.1 + b.3 - 0.01
+            && b.1 < a.1 + a.3 - 0.01
+    }
+
+    #[test]
+    fn no_two_cells_share_room_lying_down_turned_or_stood_up() {
+        let boards = [
+            Kalah::start(&KalahRules::default()).cells(),
+            Bao::start(&BaoRules::kiswahili()).cells(),
+        ];
+        for cells in boards {
+            for (flipped, portrait) in [(false, false), (true, false), (false, true), (true, true)]
+            {
+                let view = View {
+                    flipped,
+                    portrait,
+                    ..View::default()
+                };
+                let s = cells_svg(&cells, Side::South, &view);
+                let b = boxes(&s);
+                assert_eq!(b.len(), cells.len());
+                for i in 0..b.len() {
+                    for j in 0..i {
+                        assert!(
+                            !overlap(b[i], b[j]),
+                            "cells {i} and {j}: {:?} {:?}",
+                            b[i],
+                            b[j]
+                        );
+                    }
+                }
+                // A name and a count sit in their own cell's box.
+                for (k, part) in s.split(r#"<g id="cell-"#).skip(1).enumerate() {
+                    let (x, y, w, h) = b[k];
+                    for t in part.split("<text ").skip(1) {
+                        let num = |key: &str| -> f64 {
+                            let at = t.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+                            t[at..].split('"').next().unwrap().parse().unwrap()
+                        };
+                        let (tx, ty) = (num("x"), num("y"));
+                        assert!(
+                            tx > x && tx < x + w && ty > y && ty < y + h,
+                            "a label of cell {k} outside its box ({flipped}, {portrait})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stores_span_both_rows_and_stand_at_the_ends() {
+        let cells = Kalah::start(&KalahRules::default()).cells();
+        let s = cells_svg(&cells, Side::South, &View::default());
+        let b = boxes(&s);
+        let (store, pit) = (b[12], b[0]);
+        assert!(store.3 > 2.0 * pit.3, "a store is as tall as both rows");
+        assert!(store.0 > b[5].0, "South's store at the right of his row");
+    }
+
+    #[test]
+    fn standing_up_puts_the_bottom_row_on_the_left_read_downwards() {
+        let cells = Kalah::start(&KalahRules::default()).cells();
+        let view = View {
+            portrait: true,
+            ..View::default()
+        };
+        let s = cells_svg(&cells, Side::South, &view);
+        let b = boxes(&s);
+        // South's A above his B, both left of North's row; his store below.
+        assert!(b[0].1 < b[1].1 && b[0].0 < b[6].0);
+        assert!(b[12].1 > b[5].1);
+        let (w, h) = size(6, 1);
+        assert!(s.contains(&format!(r#"viewBox="0 0 {h} {w}""#)));
+    }
+
+    #[test]
+    fn the_last_turn_and_the_hint_are_marked_by_shapes_and_words() {
+        let pos = Kalah::start(&KalahRules::default());
+        let view = View {
+            hint: Some(3),
+            last: vec![2],
+            ended: vec![12],
+            captured: vec![8],
+            ..View::default()
+        };
+        let s = svg(&pos, &view);
+        for shape in ["mark-hint", "mark-last", "mark-captured"] {
+            assert_eq!(s.matches(shape).count(), 1, "{shape}");
+        }
+        assert!(s.contains("C, 4 seeds, last move started here"));
+        assert!(s.contains("D, 4 seeds, hint"));
+        assert!(s.contains("South's store, 0 seeds, last seed"));
+    }
+
+    #[test]
+    fn arrows_point_from_a_pit_to_a_cell_wherever_the_board_stands() {
+        let pos = Bao::start(&BaoRules::kiswahili());
+        let cells = pos.cells();
+        // South's A6 (cell 5) toward A7 (cell 6).
+        let a = Arrow {
+            from: 5,
+            to: 6,
+            moves: "A6>".into(),
+            label: "sow toward A7".into(),
+        };
+        for (flipped, portrait) in [(false, false), (true, false), (false, true)] {
+            let view = View {
+                flipped,
+                portrait,
+                arrows: vec![a.clone()],
+                ..View::default()
+            };
+            let s = cells_svg(&cells, Side::South, &view);
+            let b = boxes(&s);
+            let centre = |k: usize| (b[k].0 + b[k].2 / 2.0, b[k].1 + b[k].3 / 2.0);
+            let part = s.split(r#"<g class="arrow""#).nth(1).unwrap();
+            assert!(part.contains(r#"data-moves="A6&gt;""#));
+            let num = |key: &str| -> f64 {
+                let at = part.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+                part[at..].split('"').next().unwrap().parse().unwrap()
+            };
+            let (dx, dy) = (num("x2") - num("x1"), num("y2") - num("y1"));
+            let (from, to) = (centre(5), centre(6));
+            let (wx, wy) = (to.0 - from.0, to.1 - from.1);
+            assert!(
+                dx * wx + dy * wy > 0.0,
+                "the arrow points at A7 ({flipped}, {portrait})"
+            );
+        }
+    }
+
+    #[test]
+    fn many_seeds_are_a_heap_inside_the_pit_with_the_count_beside() {
+        for n in [1u32, 4, 12, 24, 60] {
+            let spots = heap(n, 0.0, 0.0, HEAP_R, 3);
+            assert_eq!(spots.len(), n.min(MOST_IN_PIT) as usize);
+            for (x, y) in spots {
+                assert!(
+                    (x * x + y * y).sqrt() + PEBBLE_R <= PIT_R,
+                    "{n}: ({x}, {y})"
+                );
+            }
+        }
+        for n in [1u32, 10, 40, 48] {
+            let spots = packed(n, 0.0, 0.0, 60.0, 120.0, 1);
+            assert!(spots.len() as u32 <= n && !spots.is_empty());
+            for (x, y) in spots {
+                assert!(
+                    (-3.0..=63.0).contains(&x) && (-3.0..=123.0).contains(&y),
+                    "{n}: ({x}, {y})"
+                );
+            }
+        }
     }
 }

@@ -373,7 +373,9 @@ impl Engine {
                     "option name {} type spin default {default} min {min} max {max}\n",
                     o.name
                 )),
-                OptionKind::Combo { values, default } => {
+                OptionKind::Combo {
+                    values, default, ..
+                } => {
                     let vars: Vec<String> = values.iter().map(|v| format!(" var {v}")).collect();
                     s.push_str(&format!(
                         "option name {} type combo default {default}{}\n",

@@ -37,9 +37,9 @@ impl Default for EnDodoiRules {
 impl RuleOptions for EnDodoiRules {
     const OPTIONS: &'static [RuleOption<Self>] = &[
         crate::spin_option!(EnDodoiRules, "Pits", pits, MIN_PITS, MAX_PITS, aliases: ["holes"],
-            flag: "pits", help: "pits (houses, holes) per row"),
+            flag: "pits", label: "Holes per side", help: "pits (houses, holes) per row"),
         crate::spin_option!(EnDodoiRules, "Seeds", seeds, MIN_SEEDS, MAX_SEEDS, aliases: [],
-            flag: "seeds", help: "seeds per pit at the start"),
+            flag: "seeds", label: "Seeds per hole", help: "seeds per pit at the start"),
     ];
 }
 

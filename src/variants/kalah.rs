@@ -45,12 +45,14 @@ impl Default for KalahRules {
 impl RuleOptions for KalahRules {
     const OPTIONS: &'static [RuleOption<Self>] = &[
         crate::spin_option!(KalahRules, "Pits", pits, 1, MAX_PITS, aliases: [],
-            flag: "pits", help: "pits (houses, holes) per row"),
+            flag: "pits", label: "Pits per side", help: "pits (houses, holes) per row"),
         crate::spin_option!(KalahRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: [],
-            flag: "seeds", help: "seeds per pit at the start"),
+            flag: "seeds", label: "Seeds per pit", help: "seeds per pit at the start"),
         crate::combo_option!(KalahRules, "Capture", capture,
-            ["standard" => Capture::Standard, "empty" => Capture::Empty],
-            flag: "capture", help: "what a last seed in an own empty pit captures"),
+            ["standard" ("only with seeds in the pit across") => Capture::Standard,
+             "empty" ("also with the pit across empty") => Capture::Empty],
+            flag: "capture", label: "Capture",
+            help: "what a last seed in an own empty pit captures"),
     ];
 }
 

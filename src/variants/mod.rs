@@ -76,15 +76,17 @@ impl<R: RuleOptions> DynRules for R {
 
 /// Declares the registration table: one row per variant, giving its entry
 /// in [`Variant`], the rules type that entry holds, its `Game` type, its
-/// names (canonical first), the rules it starts with, and what the solver
-/// can do with it (`databases`, `solvable`, `provable` or `unsolvable(why)`). Every
-/// `match` on `Variant` is generated from the rows, so a game is added by
-/// its module and one row.
+/// names (canonical first), its title as a person writes it, the rules it
+/// starts with, and what the solver can do with it (`databases`,
+/// `solvable`, `provable` or `unsolvable(why)`). Every `match` on `Variant`
+/// is generated from the rows, so a game is added by its module and one
+/// row.
 macro_rules! registry {
     ($(
         $(#[$attr:meta])*
         $entry:ident($rules:ty) = $game:ty,
             names [$first:literal $(, $alias:literal)*],
+            title $title:literal,
             starts $default:expr,
             solver $solver:ident $(($why:expr))?;
     )+) => {
@@ -109,6 +111,13 @@ macro_rules! registry {
             pub fn name(&self) -> &'static str {
                 match self {
                     $( $(#[$attr])* Variant::$entry(_) => $first, )+
+                }
+            }
+
+            /// The game's name as a person writes it ("Bao la Kiswahili").
+            pub fn title(&self) -> &'static str {
+                match self {
+                    $( $(#[$attr])* Variant::$entry(_) => $title, )+
                 }
             }
 
@@ -183,22 +192,27 @@ const NOT_COUNTED: &str = "it is decided without counting seeds";
 registry! {
     Kalah(KalahRules) = Kalah,
         names ["kalah", "mancala"],
+        title "Kalah",
         starts KalahRules::default(),
         solver databases;
     Oware(OwareRules) = Oware,
         names ["oware", "awari", "awale"],
+        title "Oware",
         starts OwareRules::default(),
         solver databases;
     EnDodoi(EnDodoiRules) = EnDodoi,
         names ["endodoi", "en-dodoi"],
+        title "En Dodoi",
         starts EnDodoiRules::default(),
         solver solvable;
     BaoKujifunza(BaoRules) = Bao,
         names ["bao-kujifunza", "kujifunza"],
+        title "Bao la Kujifunza",
         starts BaoRules::kujifunza(),
         solver provable;
     BaoKiswahili(BaoRules) = Bao,
         names ["bao-kiswahili", "bao", "kiswahili"],
+        title "Bao la Kiswahili",
         starts BaoRules::kiswahili(),
         solver provable;
     // A test-only game (tests/toy/game.rs), registered like the others when
@@ -206,6 +220,7 @@ registry! {
     #[cfg(feature = "toy")]
     Toy(toy::ToyRules) = toy::Toy,
         names ["toy"],
+        title "Toy",
         starts toy::ToyRules::default(),
         solver solvable;
 }

@@ -58,15 +58,18 @@ impl Default for OwareRules {
 impl RuleOptions for OwareRules {
     const OPTIONS: &'static [RuleOption<Self>] = &[
         crate::spin_option!(OwareRules, "Pits", houses, 1, MAX_PITS, aliases: ["houses"],
-            flag: "pits", help: "pits (houses, holes) per row"),
+            flag: "pits", label: "Houses per side", help: "pits (houses, holes) per row"),
         crate::spin_option!(OwareRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: [],
-            flag: "seeds", help: "seeds per pit at the start"),
+            flag: "seeds", label: "Seeds per house", help: "seeds per pit at the start"),
         crate::combo_option!(OwareRules, "Rules", rules,
-            ["awari" => RuleSet::Awari, "abapa" => RuleSet::Abapa],
-            flag: "rules", help: "what may not starve the opponent"),
+            ["awari" ("Awari: no move may leave the opponent without seeds") => RuleSet::Awari,
+             "abapa" ("Abapa: taking all his seeds takes nothing") => RuleSet::Abapa],
+            flag: "rules", label: "Rule set", help: "what may not starve the opponent"),
         crate::combo_option!(OwareRules, "Repetition", repetition,
-            ["own-side" => Repetition::OwnSide, "split" => Repetition::Split],
-            flag: "repetition", help: "who takes the seeds when a position repeats"),
+            ["own-side" ("each takes the seeds on his side") => Repetition::OwnSide,
+             "split" ("the seeds left are shared equally") => Repetition::Split],
+            flag: "repetition", label: "When a position repeats",
+            help: "who takes the seeds when a position repeats"),
     ];
 }
 

@@ -34,7 +34,7 @@ impl Default for ToyRules {
 impl RuleOptions for ToyRules {
     const OPTIONS: &'static [RuleOption<Self>] = &[crate::spin_option!(
         ToyRules, "Seeds", seeds, 1, 6, aliases: [], flag: "seeds",
-        help: "seeds per pit at the start"
+        label: "Seeds per pit", help: "seeds per pit at the start"
     )];
 }
 

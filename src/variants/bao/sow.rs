@@ -436,7 +436,10 @@ impl Sowing {
     fn capture<T: Tracer>(&mut self, front: usize, t: &mut T) -> Lap {
         let (s, o) = (self.s, self.o);
         let n = self.take_captured(front);
-        t.note(|| format!("captures {n} seeds, sown from a kichwa"));
+        t.note(|| {
+            let seeds = if n == 1 { "seed" } else { "seeds" };
+            format!("captures {n} {seeds}, sown from a kichwa")
+        });
         lift(t, o, 7 - front, n);
         let kichwa = capture_kichwa(front, self.cw);
         self.cw = kichwa == 0;

@@ -11,8 +11,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use kete::draw;
 use kete::game::SolveGame;
-use kete::game::{Board, Game, GameRecord};
+use kete::game::{Board, Game, GameRecord, Side, TraceStep};
 use kete::protocol::text::{line_text, score_text};
 use kete::search::{self, Settings, Shared, time::Limits};
 use kete::solve::{Egtb, SolveOptions, Tablebase, solve_with_tablebase};
@@ -72,6 +73,26 @@ struct GameRequest {
     /// `/api/solve`: how long the solver may try.
     #[serde(default)]
     solve_ms: Option<u64>,
+    /// How to draw the board (`/api/state`, `/api/move`): turned (North at
+    /// the bottom), stood up for a narrow screen, a hint's cell marked, and
+    /// the players' names beside their sides (South, North).
+    #[serde(default)]
+    flipped: bool,
+    #[serde(default)]
+    portrait: bool,
+    #[serde(default)]
+    hint: Option<usize>,
+    #[serde(default)]
+    players: Option<[String; 2]>,
+    /// Which sides (South, North) a person plays on this page: the legal
+    /// moves are marked, and can be reached with Tab, only on their turns.
+    #[serde(default)]
+    people: Option<[bool; 2]>,
+    /// `/api/move`: the move was typed, so a letter of the other side's
+    /// case ("a" when South is to move) is refused instead of read as the
+    /// mover's.
+    #[serde(default)]
+    typed: bool,
 }
 
 impl GameRequest {
@@ -105,17 +126,29 @@ pub fn variants() -> Value {
             let options: Vec<Value> = v
                 .options()
                 .iter()
-                .map(|o| match o.kind {
-                    OptionKind::Spin { min, max, default } => json!({
-                        "name": o.name, "kind": "spin", "min": min, "max": max,
-                        "default": default.to_string(),
-                    }),
-                    OptionKind::Combo { values, default } => json!({
-                        "name": o.name, "kind": "combo", "values": values, "default": default,
-                    }),
+                .map(|o| {
+                    let mut j = match o.kind {
+                        OptionKind::Spin { min, max, default } => json!({
+                            "kind": "spin", "min": min, "max": max,
+                            "default": default.to_string(),
+                        }),
+                        OptionKind::Combo {
+                            values,
+                            labels,
+                            default,
+                        } => json!({
+                            "kind": "combo", "values": values, "labels": labels,
+                            "default": default,
+                        }),
+                    };
+                    j["name"] = json!(o.name);
+                    j["label"] = json!(o.label);
+                    j["help"] = json!(o.help);
+                    j["advanced"] = json!(o.advanced);
+                    j
                 })
                 .collect();
-            json!({ "name": name, "options": options })
+            json!({ "name": name, "title": v.title(), "options": options })
         })
         .collect();
     json!({ "variants": list })
@@ -149,32 +182,231 @@ fn replay<G: Game>(rules: &G::Rules, req: &GameRequest) -> Result<GameRecord<G>,
     Ok(record)
 }
 
-/// What the page draws: the position, its legal moves, the outcome.
-fn state<G: Board>(record: &GameRecord<G>) -> Value {
+/// What the page draws: the position and its picture, its legal moves,
+/// who played each move, what the last turn did, the outcome in words.
+fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
     let pos = record.position();
     let mut moves = Vec::new();
     record.legal_moves(&mut moves);
-    let legal: Vec<Value> = moves
+    let cells = pos.cells();
+    let legal: Vec<(String, usize, Option<usize>)> = moves
         .iter()
-        .map(|&mv| json!({ "text": pos.format_move(mv), "cell": pos.move_cell(mv) }))
-        .collect();
-    let outcome = record.outcome().map(|o| {
-        let reason = record.end_reason();
-        json!({
-            "result": o.result.as_str(),
-            "seeds": o.seeds,
-            "reason": reason.map(|r| r.to_string()),
-            "code": reason.map(|r| r.code()),
+        .map(|&mv| {
+            let cell = pos.move_cell(mv);
+            (pos.format_move(mv), cell, toward(pos, mv, cell))
         })
-    });
+        .collect();
+    let arrows = arrows(&legal, &cells);
+    let history = record.positions();
+    let movers: Vec<Side> = history[..history.len() - 1]
+        .iter()
+        .map(|p| p.side_to_move())
+        .collect();
+    // The last turn: the moves at the end played by one side.
+    let played = record.moves();
+    let mut first = played.len();
+    while first > 0 && movers[first - 1] == movers[played.len() - 1] {
+        first -= 1;
+    }
+    let turn_moves: Vec<(G, G::Move)> = (first..played.len())
+        .map(|k| (history[k].clone(), played[k]))
+        .collect();
+    let turn = draw::Turn::read(&turn_moves);
+    let players = req.players.clone().unwrap_or_default();
+    let view = draw::View {
+        flipped: req.flipped,
+        portrait: req.portrait,
+        legal: if req.people.is_none_or(|p| p[pos.side_to_move().index()]) {
+            legal.iter().map(|(_, c, _)| *c).collect()
+        } else {
+            Vec::new()
+        },
+        hint: req.hint.filter(|h| *h < cells.len()),
+        players: players.clone(),
+        arrows: arrows.clone(),
+        ..draw::View::default()
+    }
+    .with_turn(&turn);
+    let outcome = record
+        .outcome()
+        .map(|o| outcome_words(o, record.end_reason(), &players));
     json!({
         "token": pos.to_notation(),
         "side": pos.side_to_move(),
-        "cells": pos.cells(),
-        "legal": legal,
+        "cells": cells,
+        "legal": legal
+            .iter()
+            .map(|(text, cell, to)| json!({ "text": text, "cell": cell, "toward": to }))
+            .collect::<Vec<_>>(),
+        "arrows": arrows
+            .iter()
+            .map(|a| json!({
+                "from": a.from,
+                "to": a.to,
+                "moves": a.moves.split(' ').collect::<Vec<_>>(),
+                "label": a.label,
+            }))
+            .collect::<Vec<_>>(),
+        "movers": movers,
+        "last_turn": {
+            "moves": (first..played.len())
+                .map(|k| history[k].format_move(played[k]))
+                .collect::<Vec<_>>(),
+            "side": movers.last(),
+            "started": turn.started,
+            "sown": turn.sown,
+            "ended": turn.ended,
+            "captured": turn.captured,
+            "laps": turn.laps,
+            "notes": turn.notes,
+        },
         "outcome": outcome,
         "diagram": pos.diagram(),
+        "svg": draw::svg(pos, &view),
     })
+}
+
+/// Arrows for the pits that offer several moves: one a direction, each
+/// with the moves that go that way (Bao's stop and safari go one way).
+fn arrows(
+    legal: &[(String, usize, Option<usize>)],
+    cells: &[kete::game::Cell],
+) -> Vec<draw::Arrow> {
+    let mut arrows: Vec<draw::Arrow> = Vec::new();
+    for (text, cell, to) in legal {
+        if legal.iter().filter(|(_, c, _)| c == cell).count() < 2 {
+            continue;
+        }
+        let Some(to) = *to else { continue };
+        match arrows.iter_mut().find(|a| a.from == *cell && a.to == to) {
+            Some(a) => {
+                a.moves.push(' ');
+                a.moves.push_str(text);
+            }
+            None => arrows.push(draw::Arrow {
+                from: *cell,
+                to,
+                moves: text.clone(),
+                label: String::new(),
+            }),
+        }
+    }
+    for a in &mut arrows {
+        a.label = format!(
+            "sow from {} toward {} ({})",
+            cells[a.from].name,
+            cells[a.to].name,
+            a.moves.replace(' ', " or ")
+        );
+    }
+    arrows
+}
+
+/// The end of the game in words: "North (kete) wins 37–11 — North's row is
+/// empty".
+fn outcome_words(
+    o: kete::game::Outcome,
+    reason: Option<kete::game::EndReason>,
+    players: &[String; 2],
+) -> Value {
+    let winner = o.result.winner();
+    let who = |s: Side| {
+        let p = &players[s.index()];
+        if p.is_empty() {
+            side_title(s).to_string()
+        } else {
+            format!("{} ({p})", side_title(s))
+        }
+    };
+    let score = o
+        .seeds
+        .map(|(south, north)| match winner {
+            Some(Side::North) => format!(" {north}\u{2013}{south}"),
+            _ => format!(" {south}\u{2013}{north}"),
+        })
+        .unwrap_or_default();
+    let headline = match winner {
+        Some(s) => format!("{} wins{score}", who(s)),
+        None => format!("A draw{score}"),
+    };
+    let words = match reason {
+        Some(r) => format!("{headline} \u{2014} {r}"),
+        None => headline,
+    };
+    json!({
+        "result": o.result.as_str(),
+        "winner": winner,
+        "seeds": o.seeds,
+        "reason": reason.map(|r| r.to_string()),
+        "code": reason.map(|r| r.code()),
+        "words": words,
+    })
+}
+
+/// The first cell a move sows into past its own: where its arrow points.
+fn toward<G: Board>(pos: &G, mv: G::Move, cell: usize) -> Option<usize> {
+    let (_, steps) = pos.play_traced(mv);
+    steps.iter().find_map(|s| match s {
+        TraceStep::Drop { cell: c } if *c != cell => Some(*c),
+        _ => None,
+    })
+}
+
+/// A typed move whose first letter is of another case than the move it was
+/// read as names the other side's pit: refused, saying so.
+fn same_case(typed: &str, read: &str, side: Side) -> Result<(), ApiError> {
+    let first = |t: &str| t.chars().find(|c| c.is_alphabetic());
+    match (first(typed), first(read)) {
+        (Some(a), Some(b)) if a != b && a.eq_ignore_ascii_case(&b) => Err(ApiError::bad(format!(
+            "'{typed}' names {}'s pit; {} is to move: type {read}",
+            side_title(side.other()),
+            side_title(side)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn side_title(s: Side) -> &'static str {
+    match s {
+        Side::South => "South",
+        Side::North => "North",
+    }
+}
+
+/// A score in centiseeds from the side to move's view (`side`), as the page
+/// shows it: from South's view (`south`, `null` for a forced win), the
+/// forced win's length (`mate`, positive when South wins), and in words
+/// from a fixed side: "+7 seeds for South", "South wins in 5", "level".
+pub fn evaluation(score: i32, side: Side) -> Value {
+    let sign = if side == Side::South { 1 } else { -1 };
+    let text = score_text(score);
+    if let Some(m) = text.strip_prefix("mate ") {
+        let m: i64 = m.parse::<i64>().unwrap_or(0) * sign as i64;
+        let winner = if m > 0 { Side::South } else { Side::North };
+        return json!({
+            "south": null,
+            "mate": m,
+            "text": format!("{} wins in {}", side_title(winner), m.abs()),
+        });
+    }
+    let south = score * sign;
+    json!({ "south": south, "mate": null, "text": seeds_text(south) })
+}
+
+/// Centiseeds from South's view in words, for the side ahead.
+fn seeds_text(south: i32) -> String {
+    let seeds = south.unsigned_abs() as f64 / 100.0;
+    if seeds < 0.05 {
+        return "level".into();
+    }
+    let side = if south > 0 { "South" } else { "North" };
+    let n = if seeds >= 10.0 || (seeds - seeds.round()).abs() < 0.05 {
+        format!("{}", seeds.round())
+    } else {
+        format!("{seeds:.1}")
+    };
+    let unit = if n == "1" { "seed" } else { "seeds" };
+    format!("+{n} {unit} for {side}")
 }
 
 struct Answer {
@@ -188,7 +420,7 @@ impl BoardVisitor for Answer {
     fn visit<G: Board>(self, rules: G::Rules) -> Result<Value, ApiError> {
         let mut record = replay::<G>(&rules, &self.req)?;
         if !self.traced {
-            return Ok(state(&record));
+            return Ok(state(&record, &self.req));
         }
         let text = self.req.mv.as_deref().unwrap_or_default();
         let before = record.position().clone();
@@ -198,6 +430,9 @@ impl BoardVisitor for Answer {
         let mv = before
             .parse_move(text)
             .map_err(|e| ApiError::bad(format!("'{text}': {e}")))?;
+        if self.req.typed {
+            same_case(text, &before.format_move(mv), before.side_to_move())?;
+        }
         let (_, trace) = before.play_traced(mv);
         let played = before.format_move(mv);
         record.play(mv);
@@ -205,7 +440,7 @@ impl BoardVisitor for Answer {
             "move": played,
             "before": before.cells(),
             "trace": trace,
-            "state": state(&record),
+            "state": state(&record, &self.req),
         }))
     }
 }
@@ -216,6 +451,7 @@ pub struct SearchJob {
     variant: Variant,
     engine: Option<Arc<kete::arena::EngineConfig>>,
     egtb: Option<Arc<Egtb>>,
+    hash_mb: usize,
 }
 
 impl SearchJob {
@@ -223,6 +459,7 @@ impl SearchJob {
         body: &str,
         engine: Option<Arc<kete::arena::EngineConfig>>,
         egtb: Option<Arc<Egtb>>,
+        hash_mb: usize,
     ) -> Result<SearchJob, ApiError> {
         let req = GameRequest::parse(body)?;
         let variant = req.variant()?;
@@ -251,6 +488,7 @@ impl SearchJob {
             variant,
             engine,
             egtb,
+            hash_mb,
         })
     }
 
@@ -270,6 +508,7 @@ impl SearchJob {
             req: self.req,
             variant: self.variant,
             egtb: self.egtb,
+            hash_mb: self.hash_mb,
             stop,
             tx,
         })
@@ -293,6 +532,7 @@ struct Search {
     req: GameRequest,
     variant: Variant,
     egtb: Option<Arc<Egtb>>,
+    hash_mb: usize,
     stop: Arc<AtomicBool>,
     tx: Sender<(String, String)>,
 }
@@ -328,7 +568,7 @@ impl BoardVisitor for Search {
                 .and_then(|db| probe_for::<G>(&self.variant, db)),
             ..Settings::default()
         };
-        let mut shared = Shared::new(16);
+        let mut shared = Shared::new(self.hash_mb);
         // The page's stop flag is the search's: a closed page stops it.
         if let Some(s) = Arc::get_mut(&mut shared) {
             s.stop = self.stop.clone();
@@ -347,6 +587,7 @@ impl BoardVisitor for Search {
                 "multipv": r.multipv,
                 "score": score_text(r.score),
                 "cp": r.score,
+                "eval": evaluation(r.score, root.side_to_move()),
                 "nodes": r.nodes,
                 "tbhits": r.tbhits,
                 "ms": r.time.as_millis() as u64,
@@ -361,6 +602,7 @@ impl BoardVisitor for Search {
             "cell": result.best.map(|m| root.move_cell(m)),
             "score": score_text(result.score),
             "cp": result.score,
+            "eval": evaluation(result.score, root.side_to_move()),
             "depth": result.depth,
             "nodes": result.nodes,
             "pv": line_text(&root, &result.pv),
@@ -442,10 +684,11 @@ pub struct SolveJob {
     variant: Variant,
     ms: u64,
     egtb: Option<Arc<Egtb>>,
+    hash_mb: usize,
 }
 
 impl SolveJob {
-    pub fn new(body: &str, egtb: Option<Arc<Egtb>>) -> Result<SolveJob, ApiError> {
+    pub fn new(body: &str, egtb: Option<Arc<Egtb>>, hash_mb: usize) -> Result<SolveJob, ApiError> {
         let req = GameRequest::parse(body)?;
         let variant = req.variant()?;
         let ms = req.solve_ms.unwrap_or(5000);
@@ -458,6 +701,7 @@ impl SolveJob {
             req: &req,
             ms,
             egtb: None,
+            hash_mb,
             stop: None,
         })?;
         Ok(SolveJob {
@@ -465,6 +709,7 @@ impl SolveJob {
             variant,
             ms,
             egtb,
+            hash_mb,
         })
     }
 
@@ -474,6 +719,7 @@ impl SolveJob {
             req: &self.req,
             ms: self.ms,
             egtb: self.egtb,
+            hash_mb: self.hash_mb,
             stop: Some(stop),
         };
         self.variant
@@ -482,11 +728,20 @@ impl SolveJob {
     }
 }
 
+fn signed(v: i32) -> String {
+    if v > 0 {
+        format!("+{v}")
+    } else {
+        v.to_string()
+    }
+}
+
 /// Without `stop`, only checks the request.
 struct Solve<'a> {
     req: &'a GameRequest,
     ms: u64,
     egtb: Option<Arc<Egtb>>,
+    hash_mb: usize,
     stop: Option<Arc<AtomicBool>>,
 }
 
@@ -509,7 +764,7 @@ impl Solve<'_> {
         // The time cap: the solver gives up on its own at its next poll.
         let _deadline = kete::solve::Deadline::start(Duration::from_millis(self.ms), stop.clone());
         let opts = SolveOptions {
-            hash_mb: 64,
+            hash_mb: self.hash_mb,
             all_best: true,
             stop: Some(stop),
             ..SolveOptions::default()
@@ -517,7 +772,37 @@ impl Solve<'_> {
         let started = std::time::Instant::now();
         let r = solve_with_tablebase(&pos, &opts, tb, &mut |_| {});
         let best: Vec<String> = r.best.iter().map(|&m| pos.format_move(m)).collect();
+        let side = pos.side_to_move();
+        let sign = if side == Side::South { 1 } else { -1 };
+        let south = |v: i32| v * sign;
+        let (lower, upper) = if sign > 0 {
+            (r.lower, r.upper)
+        } else {
+            (-r.upper, -r.lower)
+        };
+        let words = if r.complete {
+            let v = south(r.value);
+            match v.cmp(&0) {
+                std::cmp::Ordering::Equal => "a draw with best play".to_string(),
+                _ => format!(
+                    "{} wins by {} seed{} with best play",
+                    side_title(if v > 0 { Side::South } else { Side::North }),
+                    v.abs(),
+                    if v.abs() == 1 { "" } else { "s" }
+                ),
+            }
+        } else {
+            format!(
+                "not solved in time: between {} and {} seeds for South",
+                signed(lower),
+                signed(upper)
+            )
+        };
         Ok(json!({
+            "south": south(r.value),
+            "south_lower": lower,
+            "south_upper": upper,
+            "words": words,
             "exact": r.complete,
             "value": r.value,
             "lower": r.lower,
@@ -593,6 +878,7 @@ fn external(
         Some(d) => format!("go depth {d} movetime {ms}"),
         None => format!("go movetime {ms}"),
     };
+    let side = variant.visit_board(ToMove(req))?;
     let mut lines = BTreeMap::new();
     let reply = engine
         .go_watched(
@@ -609,6 +895,7 @@ fn external(
                 let info = json!({
                     "depth": i.depth,
                     "multipv": i.multipv.unwrap_or(1),
+                    "eval": score.and_then(|s| external_eval(s, side)),
                     "score": score,
                     // Centiseeds; a mate's distance is only in `score`.
                     "cp": score.and_then(|s| s.strip_prefix("cp ")?.parse::<i64>().ok()),
@@ -627,12 +914,40 @@ fn external(
     Ok(json!({
         "best": reply.mv,
         "cell": cell,
+        "eval": reply.score.as_deref().and_then(|s| external_eval(s, side)),
         "score": reply.score,
         "depth": reply.depth,
         "engine": cfg.name,
         "ms": reply.elapsed.as_millis() as u64,
         "lines": lines.into_values().collect::<Vec<_>>(),
     }))
+}
+
+/// An external engine's score (`cp N` or `mate N`, from the side to move)
+/// as [`evaluation`] gives it.
+fn external_eval(score: &str, side: Side) -> Option<Value> {
+    let (kind, n) = score.split_once(' ')?;
+    let n: i64 = n.trim().parse().ok()?;
+    match kind {
+        "cp" => Some(evaluation(n.clamp(-1_000_000, 1_000_000) as i32, side)),
+        "mate" => {
+            // As the search's own mate scores read: plies to the end.
+            let plies = (2 * n.abs() - 1).clamp(1, 1000) as i32;
+            let win = kete::search::WIN - plies;
+            Some(evaluation(if n > 0 { win } else { -win }, side))
+        }
+        _ => None,
+    }
+}
+
+/// The side to move in the request's position.
+struct ToMove<'a>(&'a GameRequest);
+
+impl BoardVisitor for ToMove<'_> {
+    type Output = Result<Side, ApiError>;
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<Side, ApiError> {
+        Ok(replay::<G>(&rules, self.0)?.position().side_to_move())
+    }
 }
 
 /// The cell of a move text in the request's position, refusing an illegal
@@ -648,5 +963,34 @@ impl BoardVisitor for MoveCell<'_> {
             .parse_move(self.1)
             .map_err(|e| ApiError::new(502, format!("the engine's move '{}': {e}", self.1)))?;
         Ok(pos.move_cell(mv))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluations_read_from_a_fixed_side() {
+        let text = |score, side| evaluation(score, side)["text"].clone();
+        assert_eq!(text(706, Side::South), json!("+7.1 seeds for South"));
+        assert_eq!(text(706, Side::North), json!("+7.1 seeds for North"));
+        assert_eq!(text(-1200, Side::North), json!("+12 seeds for South"));
+        assert_eq!(text(100, Side::South), json!("+1 seed for South"));
+        assert_eq!(text(3, Side::South), json!("level"));
+        // A forced win in 5 moves (9 plies) for the side to move, North.
+        let win = kete::search::WIN - 9;
+        let e = evaluation(win, Side::North);
+        assert_eq!(e["text"], json!("North wins in 5"));
+        assert_eq!(e["mate"], json!(-5));
+        assert_eq!(e["south"], Value::Null);
+        assert_eq!(
+            evaluation(-win, Side::North)["text"],
+            json!("South wins in 5")
+        );
+        assert_eq!(
+            external_eval("mate 3", Side::South).unwrap()["text"],
+            json!("South wins in 3")
+        );
     }
 }

@@ -9,19 +9,26 @@
 //! leaves nothing behind.
 
 mod api;
+mod http;
 
-use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
 
 use api::{ApiError, MAX_BODY, MAX_GAMES};
+use http::{Gate, Request};
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+
+/// How long a request's body may take to arrive.
+const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a search or solve may wait in the queue for its turn.
+const QUEUE_WAIT: Duration = Duration::from_secs(60);
 
 #[derive(Args, Clone, Debug)]
 pub struct ServeArgs {
@@ -46,6 +53,27 @@ pub struct ServeArgs {
     /// in-process search, in the games and rules it was built for.
     #[arg(long, value_name = "FILE")]
     pub egtb: Option<std::path::PathBuf>,
+    /// Searches and solves that run at once (default: the number of CPUs);
+    /// more wait in a queue.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub jobs: Option<u32>,
+    /// Searches and solves that may wait for their turn; past that a
+    /// request is answered 503 with Retry-After.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub queue: usize,
+    /// Memory in MB for the hash tables of the searches and solves running
+    /// at once, shared equally between them.
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = clap::value_parser!(u32).range(8..=65536))]
+    pub memory: u32,
+    /// Connections open at once; when all are taken, the one waiting
+    /// longest for its request's head is dropped to make room.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(4..=10000))]
+    pub connections: u32,
+    /// Seconds a request's head (its first line and headers) may take to
+    /// arrive; a connection that sends none in time is answered 408 and
+    /// closed.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub head_timeout: u64,
 }
 
 /// What every request may need besides itself.
@@ -54,6 +82,10 @@ struct Shared {
     games: Option<Arc<String>>,
     engine: Option<Arc<kete::arena::EngineConfig>>,
     egtb: Option<Arc<kete::solve::Egtb>>,
+    /// The searches and solves running or waiting.
+    gate: Arc<Gate>,
+    /// Each running job's hash table, in MB.
+    hash_mb: usize,
 }
 
 /// Serves until the process is stopped. Prints `listening on http://…`
@@ -96,64 +128,105 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         }
         None => None,
     };
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
     let context = Shared {
         games,
         engine,
         egtb,
+        gate: Gate::new(jobs, args.queue, QUEUE_WAIT),
+        hash_mb: (args.memory as usize / jobs).max(1),
     };
-    let server = tiny_http::Server::http((args.host.as_str(), args.port))
-        .map_err(|e| anyhow::anyhow!("{e}"))
+    let listener = std::net::TcpListener::bind((args.host.as_str(), args.port))
         .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
-    let addr = server.server_addr().to_ip().context("not an IP socket")?;
+    let addr = listener.local_addr().context("not an IP socket")?;
     println!("listening on http://{addr}/");
     let _ = std::io::Write::flush(&mut std::io::stdout());
-    let server = Arc::new(server);
-    for request in server.incoming_requests() {
-        // A thread a request: searches stream for seconds and must not hold
-        // up the page's other requests.
-        let context = context.clone();
-        std::thread::spawn(move || handle(request, context));
-    }
+    let limits = http::Limits {
+        connections: args.connections as usize,
+        head: Duration::from_secs(args.head_timeout),
+        body: BODY_TIMEOUT,
+    };
+    http::serve(
+        listener,
+        limits,
+        Arc::new(move |request| handle(request, &context)),
+    )?;
     Ok(())
 }
 
-fn handle(mut request: tiny_http::Request, context: Shared) {
-    let method = request.method().clone();
-    let url = request.url().to_string();
-    let path = url.split('?').next().unwrap_or("").to_string();
-    use tiny_http::Method::{Get, Post};
-    let page = |body: &'static str, kind: &str| {
-        tiny_http::Response::from_string(body).with_header(header("Content-Type", kind))
+/// A JSON answer.
+fn json(request: Request, status: u16, value: &Value, headers: &[(&str, String)]) {
+    request.respond(
+        status,
+        "application/json",
+        headers,
+        value.to_string().as_bytes(),
+    );
+}
+
+fn error(request: Request, e: ApiError) {
+    let headers: Vec<(&str, String)> = if e.status == 503 {
+        vec![("Retry-After", "2".to_string())]
+    } else {
+        Vec::new()
     };
-    let result = match (&method, path.as_str()) {
-        (Get, "/") | (Get, "/index.html") => {
-            let _ = request.respond(page(INDEX, "text/html; charset=utf-8"));
-            return;
+    json(
+        request,
+        e.status,
+        &serde_json::json!({ "error": e.message }),
+        &headers,
+    );
+}
+
+/// The body as text, refused past `limit` bytes without reading the rest.
+fn read_body(request: &mut Request, limit: usize) -> Result<String, ApiError> {
+    let body = request
+        .body(limit)
+        .map_err(|http::BodyError(status, message)| ApiError::new(status, message))?;
+    String::from_utf8(body).map_err(|_| ApiError::new(400, "the body is not UTF-8"))
+}
+
+/// A place for a search or a solve, or the 503 that says to come back.
+fn permit(context: &Shared) -> Result<http::Permit, ApiError> {
+    context.gate.enter().ok_or_else(|| {
+        ApiError::new(
+            503,
+            format!(
+                "the engine is busy: {} searches or solves are running and {} waiting; try again shortly",
+                context.gate.running, context.gate.waiting
+            ),
+        )
+    })
+}
+
+fn handle(mut request: Request, context: &Shared) {
+    let method = request.method.clone();
+    let path = request.path.clone();
+    let page = |request: Request, body: &'static str, kind: &str| {
+        request.respond(200, kind, &[], body.as_bytes());
+    };
+    let result = match (method.as_str(), path.as_str()) {
+        ("GET", "/") | ("GET", "/index.html") => {
+            return page(request, INDEX, "text/html; charset=utf-8");
         }
-        (Get, "/app.js") => {
-            let _ = request.respond(page(SCRIPT, "text/javascript; charset=utf-8"));
-            return;
-        }
-        (Get, "/style.css") => {
-            let _ = request.respond(page(STYLE, "text/css; charset=utf-8"));
-            return;
-        }
-        (Get, "/api/variants") => Ok(api::variants()),
-        (Get, "/api/replay") => match context.games {
+        ("GET", "/app.js") => return page(request, SCRIPT, "text/javascript; charset=utf-8"),
+        ("GET", "/style.css") => return page(request, STYLE, "text/css; charset=utf-8"),
+        ("GET", "/api/variants") => Ok(api::variants()),
+        ("GET", "/api/replay") => match &context.games {
             Some(g) => {
-                let _ = request.respond(
-                    tiny_http::Response::from_string(g.as_str())
-                        .with_header(header("Content-Type", "application/json")),
-                );
-                return;
+                return request.respond(200, "application/json", &[], g.as_bytes());
             }
             None => Err(ApiError::new(404, "no --games file was given")),
         },
-        (Post, "/api/solve") => {
+        ("POST", "/api/solve") => {
             match read_body(&mut request, MAX_BODY)
-                .and_then(|b| api::SolveJob::new(&b, context.egtb.clone()))
+                .and_then(|b| api::SolveJob::new(&b, context.egtb.clone(), context.hash_mb))
+                .and_then(|job| Ok((job, permit(context)?)))
             {
-                Ok(job) => {
+                Ok((job, permit)) => {
                     // White space before the answer, which JSON allows,
                     // finds a page that has gone away.
                     return stream(
@@ -163,6 +236,7 @@ fn handle(mut request: tiny_http::Request, context: Shared) {
                         " ",
                         |v: Value| v.to_string(),
                         move |stop, tx| {
+                            let _permit = permit;
                             let _ = tx.send(job.run(stop));
                         },
                     );
@@ -170,10 +244,10 @@ fn handle(mut request: tiny_http::Request, context: Shared) {
                 Err(e) => Err(e),
             }
         }
-        (Post, "/api/replay") => {
+        ("POST", "/api/replay") => {
             read_body(&mut request, MAX_GAMES).and_then(|body| api::replay_games(&body))
         }
-        (Post, "/api/state" | "/api/move" | "/api/search") => {
+        ("POST", "/api/state" | "/api/move" | "/api/search") => {
             match read_body(&mut request, MAX_BODY) {
                 Err(e) => Err(e),
                 Ok(body) => {
@@ -194,59 +268,34 @@ fn handle(mut request: tiny_http::Request, context: Shared) {
         )),
         _ => Err(ApiError::new(404, format!("no such page: {path}"))),
     };
-    let (status, value) = match result {
-        Ok(v) => (200, v),
-        Err(e) => (e.status, serde_json::json!({ "error": e.message })),
-    };
-    let _ = request.respond(
-        tiny_http::Response::from_string(value.to_string())
-            .with_status_code(status)
-            .with_header(header("Content-Type", "application/json")),
-    );
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
-/// The body, refused past `limit` bytes without reading the rest.
-fn read_body(request: &mut tiny_http::Request, limit: usize) -> Result<String, ApiError> {
-    let too_big = || ApiError::new(413, format!("the body is over {limit} bytes"));
-    if request.body_length().is_some_and(|n| n > limit) {
-        return Err(too_big());
+    match result {
+        Ok(v) => json(request, 200, &v, &[]),
+        Err(e) => error(request, e),
     }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(limit as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| ApiError::new(400, format!("cannot read the body: {e}")))?;
-    if body.len() > limit {
-        return Err(too_big());
-    }
-    String::from_utf8(body).map_err(|_| ApiError::new(400, "the body is not UTF-8"))
 }
 
 /// A search whose progress goes to the page as server-sent events.
-fn stream_search(request: tiny_http::Request, body: &str, context: Shared) {
-    match api::SearchJob::new(body, context.engine, context.egtb) {
-        Ok(job) => stream(
+fn stream_search(request: Request, body: &str, context: &Shared) {
+    let job = api::SearchJob::new(
+        body,
+        context.engine.clone(),
+        context.egtb.clone(),
+        context.hash_mb,
+    )
+    .and_then(|job| Ok((job, permit(context)?)));
+    match job {
+        Ok((job, permit)) => stream(
             request,
             "/api/search",
             "text/event-stream",
             ": ping\n\n",
             |(name, data): (String, String)| format!("event: {name}\ndata: {data}\n\n"),
-            move |stop, tx| job.run(stop, tx),
+            move |stop, tx| {
+                let _permit = permit;
+                job.run(stop, tx)
+            },
         ),
-        Err(e) => {
-            let _ = request.respond(
-                tiny_http::Response::from_string(
-                    serde_json::json!({ "error": e.message }).to_string(),
-                )
-                .with_status_code(e.status)
-                .with_header(header("Content-Type", "application/json")),
-            );
-        }
+        Err(e) => error(request, e),
     }
 }
 
@@ -256,17 +305,17 @@ fn stream_search(request: tiny_http::Request, body: &str, context: Shared) {
 /// away: `work`'s stop flag is set, and the server says so on stderr once
 /// `work` has ended.
 fn stream<T: Send + 'static>(
-    request: tiny_http::Request,
+    request: Request,
     what: &str,
     content_type: &str,
     keepalive: &str,
     format: fn(T) -> String,
     work: impl FnOnce(Arc<AtomicBool>, std::sync::mpsc::Sender<T>) + Send + 'static,
 ) {
-    let mut out = request.into_writer();
+    let mut out = request.into_stream();
     let head = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nCache-Control: no-cache\r\n\
-         Transfer-Encoding: chunked\r\n\r\n"
+         Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
     );
     if out
         .write_all(head.as_bytes())
@@ -283,7 +332,7 @@ fn stream<T: Send + 'static>(
     };
     let mut gone = None;
     loop {
-        let piece = match rx.recv_timeout(std::time::Duration::from_millis(250)) {
+        let piece = match rx.recv_timeout(Duration::from_millis(250)) {
             Ok(e) => Some(e),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
             Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
@@ -308,6 +357,7 @@ fn stream<T: Send + 'static>(
     match gone {
         None => {
             let _ = out.write_all(b"0\r\n\r\n").and_then(|_| out.flush());
+            http::finish(out);
         }
         Some(at) => eprintln!(
             "{what}: the page went away; stopped {} ms later",

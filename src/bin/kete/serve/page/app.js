@@ -1,190 +1,394 @@
-// The board page. It knows no rule: positions, legal moves, outcomes and
-// the steps of each move come from the server (/api/*).
+// The board page. It knows no rule: positions, legal moves, outcomes, the
+// board's picture (drawn by kete::draw on the server) and the steps of each
+// move come from the server (/api/*). What is here is interaction: clicks,
+// keys, the animation of the traced steps, the move list, the evaluation.
 "use strict";
 const $ = (id) => document.getElementById(id);
-const game = { variant: "kalah", options: {}, start: null, moves: [], redo: [], view: 0, notes: [] };
-let replays = [];
-let variants = [];
-let current = null;       // the last /api/state answer for the shown ply
-let flipped = false;
-let busy = false;
-let hintCell = null;
-let lastCell = null;
-let searchAbort = null;
+const SIDES = ["south", "north"];
+const TITLE = { south: "South", north: "North" };
 
+// The game: its settings, every move played (also those past the shown one,
+// for redo), who played each, and what is known of each position (by ply).
+const game = {
+  variant: "kalah", options: {}, start: null,
+  moves: [], movers: [], view: 0,
+  evals: {},        // ply -> { south, mate, text, exact, depth, nodes, lines }
+  replayNotes: {},  // ply of a move -> a recorded engine's score and depth
+  players: { south: "human", north: "engine" },
+};
+let variants = [];
+let current = null;      // the /api/state answer for the shown ply
+let flipped = false;
+let portrait = false;
+let busy = false;        // a move is being played or animated
+let thinking = false;    // the engine is searching for its move
+let hintCell = null;     // for the shown ply only
+let hintPly = -1;
+let selected = null;     // a pit whose several moves are offered
+let searchAbort = null;
+let searchPly = -1;      // the ply the engine pane speaks of
+let epoch = 0;           // bumped whenever the shown position changes
+let reviewing = false;   // stepping through the moves (the list, arrow keys)
+
+// --- the server ------------------------------------------------------------
 async function api(path, body) {
   const r = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: typeof body === "string" ? body : JSON.stringify(body) });
   const j = await r.json();
-  if (!r.ok) throw new Error(j.error || r.statusText);
+  if (!r.ok) { const e = new Error(j.error || r.statusText); e.status = r.status; throw e; }
   return j;
 }
 
+function playerNames() {
+  const people = SIDES.filter((s) => game.players[s] === "human").length;
+  return SIDES.map((s) => game.players[s] === "engine" ? "kete" : (people === 1 ? "you" : ""));
+}
+
 function request(extra) {
-  const r = { variant: game.variant, options: game.options, moves: game.moves.slice(0, game.view) };
+  const r = {
+    variant: game.variant, options: game.options, moves: game.moves.slice(0, game.view),
+    flipped, portrait, players: playerNames(),
+    people: SIDES.map((s) => game.players[s] === "human" || !live()),
+  };
   if (game.start) r.start = game.start;
+  if (hintCell !== null && hintPly === game.view) r.hint = hintCell;
   return Object.assign(r, extra || {});
 }
 
 function showError(e) { $("error").textContent = e ? String(e.message || e) : ""; }
+function fieldError(id, e) { $(id).textContent = e ? String(e.message || e) : ""; }
 
-// --- drawing -------------------------------------------------------------
-const SVG = "http://www.w3.org/2000/svg";
-function el(name, attrs, parent) {
-  const e = document.createElementNS(SVG, name);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
-  if (parent) parent.appendChild(e);
-  return e;
+// --- the board ---------------------------------------------------------------
+function cellGroup(i) { return $("board").querySelector(`#cell-${i}`); }
+
+// The board lies down unless a pit would be narrower than a finger's tap;
+// then it stands up (rows as columns).
+function wantPortrait(cells) {
+  const pits = cells.filter((c) => c.kind === "pit");
+  const cols = Math.max(...pits.map((c) => c.col + 1));
+  const units = 20 + 176 + cols * 100;
+  const width = $("board").clientWidth || window.innerWidth;
+  return (width / units) * 100 < 64;
 }
 
-// Where a cell stands: columns and rows of the drawing.
-function place(cell, cells) {
-  const bottom = flipped ? "north" : "south";
-  const bao = cells.length === 34;
-  const m = bao ? 8 : (cells.length - 2) / 2;
-  const mine = cell.side === bottom;
-  if (cell.kind === "pit") {
-    const x = mine ? cell.col : m - 1 - cell.col;
-    let y;
-    if (bao) y = mine ? (cell.row === 0 ? 2 : 3) : (cell.row === 0 ? 1 : 0);
-    else y = mine ? 1 : 0;
-    return { x: x + 1, y, m, rows: bao ? 4 : 2 };
-  }
-  return { x: mine ? m + 1 : 0, y: null, m, rows: bao ? 4 : 2, mine };
-}
-
-function draw(cells, legal) {
-  const svg = $("board");
-  svg.innerHTML = "";
-  const P = 80;
-  const first = place(cells[0], cells);
-  const W = (first.m + 2) * P, H = first.rows * P + 20;
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+function draw() {
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#board g.cell");
+  const focusId = focused ? focused.id : null;
+  $("board").innerHTML = current.svg;
+  const svg = $("board").querySelector("svg");
+  svg.removeAttribute("width"); svg.removeAttribute("height");
+  svg.setAttribute("aria-label", statusWords());
   const byCell = {};
-  for (const mv of legal || []) (byCell[mv.cell] = byCell[mv.cell] || []).push(mv.text);
-  cells.forEach((c, i) => {
-    const p = place(c, cells);
-    const cls = ["cell", c.kind];
-    if (byCell[i]) cls.push("legal");
-    if (i === hintCell) cls.push("hint");
-    if (i === lastCell) cls.push("last");
-    for (const mk of c.marks) cls.push(mk);
-    const g = el("g", { id: "cell-" + i, class: cls.join(" "), "data-seeds": c.seeds, "data-name": c.name }, svg);
-    let cx, cy;
-    if (c.kind === "pit") {
-      cx = p.x * P + P / 2; cy = p.y * P + P / 2 + 10;
-      el("circle", { cx, cy, r: P * 0.42 }, g);
-    } else {
-      cx = p.x * P + P / 2; cy = H / 2;
-      const top = p.mine ? H / 2 + 4 : 14;
-      el("rect", { x: p.x * P + 8, y: top, width: P - 16, height: H / 2 - 18, rx: 20 }, g);
-      cy = top + (H / 2 - 18) / 2;
-    }
-    const t = el("text", { x: cx, y: cy, class: "count" }, g);
-    t.textContent = c.seeds;
-    const n = el("text", { x: cx, y: c.kind === "pit" ? cy + P * 0.42 + 9 : cy + 40, class: "name" }, g);
-    n.textContent = c.name;
-    if (byCell[i]) g.addEventListener("click", () => clickCell(i, byCell[i]));
-  });
+  for (const mv of current.legal) (byCell[mv.cell] = byCell[mv.cell] || []).push(mv);
+  for (const g of svg.querySelectorAll("g.cell.legal")) {
+    const i = parseInt(g.dataset.cell, 10);
+    g.addEventListener("click", () => clickCell(i, byCell[i] || []));
+    g.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickCell(i, byCell[i] || []); }
+    });
+  }
+  for (const g of svg.querySelectorAll("g.cell:not(.legal)")) {
+    // A pit an arrow points at plays that arrow's moves.
+    g.addEventListener("click", () => { if (selected !== null) clickTarget(parseInt(g.dataset.cell, 10)); });
+  }
+  for (const a of svg.querySelectorAll("g.arrow")) {
+    const moves = a.dataset.moves.split(" ");
+    a.addEventListener("click", (e) => { e.stopPropagation(); chooseDirection(moves, a); });
+    a.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); chooseDirection(moves, a); }
+      if (e.key === "Escape") cancelChoice();
+    });
+  }
+  if (focusId && $("board").querySelector(`#${focusId}.legal`)) $("board").querySelector(`#${focusId}`).focus();
+  else if (focusId) { const first = $("board").querySelector("g.cell.legal"); if (first) first.focus(); }
 }
 
-function setCount(i, v) {
-  const g = $("cell-" + i);
-  if (!g) return;
-  g.setAttribute("data-seeds", v);
-  g.querySelector("text.count").textContent = v;
+// --- turns, status, banner ---------------------------------------------------
+function isEngine(side) { return game.players[side] === "engine"; }
+function atEnd() { return game.view === game.moves.length; }
+// Live: the shown position is where the game goes on from (after an undo
+// too); reviewing, the moves past it are only being looked at.
+function live() { return atEnd() || !reviewing; }
+function engineTurn() { return current && !current.outcome && isEngine(current.side) && live(); }
+
+function statusWords() {
+  if (!current) return "";
+  if (current.outcome) return "Game over";
+  const side = TITLE[current.side];
+  if (!live()) return `Looking back: move ${game.view} of ${game.moves.length} (${side} to move). End or the last move returns.`;
+  if (isEngine(current.side)) return thinking ? `kete is thinking… (${side})` : `kete to move (${side})`;
+  const people = SIDES.filter((s) => !isEngine(s)).length;
+  return people === 1 ? `Your move (${side})` : `${side} to move`;
 }
 
-// --- the game ------------------------------------------------------------
-function engineTurn() {
-  if (!current || current.outcome) return false;
-  return $(current.side).value === "engine" && game.view === game.moves.length;
+function showStatus() {
+  const st = $("status");
+  let state = "you";
+  if (!current) state = "";
+  else if (current.outcome) state = "over";
+  else if (!live()) state = "history";
+  else if (isEngine(current.side)) state = thinking ? "thinking" : "waiting";
+  st.dataset.state = state;
+  st.dataset.over = current && current.outcome ? current.outcome.result : "";
+  $("statustext").textContent = statusWords();
+  $("spinner").className = state === "thinking" ? "on" : "";
+  const over = !!(current && current.outcome);
+  $("banner").hidden = !over;
+  if (over) $("bannertext").textContent = current.outcome.words;
+  // No input once the game is over; a move typed on kete's turn is refused
+  // with a word (the submit handler).
+  $("movetext").disabled = !current || over;
+  $("moveform").querySelector("button").disabled = !current || over;
+  $("hint").disabled = !current || over || busy || thinking;
+  $("go").disabled = !current || over || busy || thinking;
+  $("solve").disabled = !current || over || busy;
+  $("undo").disabled = game.view === 0;
+  $("redo").disabled = atEnd();
+  document.body.dataset.turn = state;
 }
 
+// --- the shown position ------------------------------------------------------
 async function refresh() {
-  current = await api("/api/state", request());
-  draw(current.cells, current.outcome ? [] : current.legal);
+  const mine = ++epoch;
+  const want = current ? wantPortrait(current.cells) : portrait;
+  if (want !== portrait) portrait = want;
+  let s = await api("/api/state", request());
+  if (mine !== epoch) return;
+  if (wantPortrait(s.cells) !== portrait) {
+    portrait = !portrait;
+    s = await api("/api/state", request());
+    if (mine !== epoch) return;
+  }
+  current = s;
+  // What the server says of the moves it replayed (who played each).
+  current.movers.forEach((m, k) => { game.movers[k] = m; });
+  selected = null;
+  $("prompt").hidden = true;
+  draw();
   $("token").value = current.token;
   $("movesline").value = game.moves.slice(0, game.view).join(" ");
-  const o = current.outcome;
-  $("status").textContent = o
-    ? `Game over: ${o.result}` + (o.seeds ? ` (${o.seeds[0]}–${o.seeds[1]})` : "") + (o.reason ? ` — ${o.reason}` : "")
-    : `${current.side === "south" ? "South" : "North"} to move`;
-  $("status").setAttribute("data-over", o ? o.result : "");
-  const list = $("movelist");
-  list.innerHTML = "";
-  game.moves.forEach((m, k) => {
-    const li = document.createElement("li");
-    li.textContent = m + (game.notes[k] ? "  " + game.notes[k] : "");
-    if (k + 1 === game.view) li.className = "current";
-    li.addEventListener("click", () => { game.view = k + 1; hintCell = null; refresh().catch(showError); });
-    list.appendChild(li);
-  });
+  // Notes belong to the position shown: what its last turn did.
+  const lt = current.last_turn;
+  $("note").textContent = lt.moves.length
+    ? `${TITLE[lt.side]} played ${lt.moves.join(" ")}` + (lt.notes.length ? ": " + lt.notes.join("; ") : "")
+    : "";
+  if (searchPly !== game.view && !thinking) { $("search").textContent = ""; $("search").removeAttribute("data-hint"); }
+  showStatus();
+  moveList();
+  showEval();
   document.body.setAttribute("data-ready", "1");
-  if (engineTurn() && !busy) setTimeout(() => engineMove().catch(showError), 50);
+  if (engineTurn() && !busy && !thinking) setTimeout(() => engineMove().catch(engineFailed), 30);
 }
 
-function clickCell(i, texts) {
-  if (busy || engineTurn()) return;
+// --- clicks and keys on the board --------------------------------------------
+function clickCell(i, moves) {
+  if (busy || thinking || !current || current.outcome) return;
+  // While a pit's ways are offered, the pit an arrow points at plays that
+  // way; the chosen pit again takes the offer back.
+  if (selected !== null) {
+    if (i === selected) return cancelChoice();
+    if ($("board").querySelector(`g.arrow.shown[data-to="${i}"]`)) return clickTarget(i);
+  }
+  if (isEngine(current.side) && live()) return refuse("It is kete's move; wait for it.");
+  if (moves.length === 1) return play(moves[0].text).catch(showError);
+  // Several moves from this pit: its arrows and a prompt.
+  cancelChoice();
+  selected = i;
+  const svg = $("board").querySelector("svg");
+  svg.classList.add("choosing");
+  cellGroup(i).classList.add("selected");
+  const arrows = [...svg.querySelectorAll(`g.arrow[data-from="${i}"]`)];
+  for (const a of arrows) {
+    a.classList.add("shown");
+    const t = cellGroup(parseInt(a.dataset.to, 10));
+    if (t) t.classList.add("target");
+  }
+  const name = cellGroup(i).dataset.name;
+  $("prompttext").textContent = `${name}: which way? Click an arrow, or the pit it points at.`;
   const box = $("choices");
   box.innerHTML = "";
-  if (texts.length === 1) return play(texts[0]).catch(showError);
-  for (const t of texts) {
+  for (const a of arrows) {
     const b = document.createElement("button");
-    b.textContent = t;
+    b.type = "button";
     b.className = "choice";
-    b.addEventListener("click", () => { box.innerHTML = ""; play(t).catch(showError); });
+    const to = cellGroup(parseInt(a.dataset.to, 10)).dataset.name;
+    b.textContent = `toward ${to}`;
+    b.dataset.moves = a.dataset.moves;
+    b.addEventListener("click", () => chooseDirection(a.dataset.moves.split(" "), a));
     box.appendChild(b);
   }
+  $("prompt").hidden = false;
+  if (arrows.length) arrows[0].focus();
 }
 
-async function play(text) {
+function clickTarget(cell) {
+  const a = $("board").querySelector(`g.arrow.shown[data-to="${cell}"]`);
+  if (a) chooseDirection(a.dataset.moves.split(" "), a);
+}
+
+function cancelChoice() {
+  selected = null;
+  $("prompt").hidden = true;
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.classList.remove("choosing");
+  for (const e of svg.querySelectorAll(".shown, .target, .selected")) e.classList.remove("shown", "target", "selected");
+}
+
+// A direction chosen; Bao's capture ending in the nyumba may still stop
+// there or go on (safari).
+function chooseDirection(moves, arrow) {
+  if (moves.length === 1) { cancelChoice(); return play(moves[0]).catch(showError); }
+  const stop = moves.find((m) => !m.endsWith("+")) || moves[0];
+  const safari = moves.find((m) => m.endsWith("+")) || moves[1];
+  for (const a of $("board").querySelectorAll("g.arrow.shown")) if (a !== arrow) a.classList.remove("shown");
+  for (const t of $("board").querySelectorAll("g.cell.target")) if (t.id !== `cell-${arrow.dataset.to}`) t.classList.remove("target");
+  $("prompttext").textContent = "The capture ends in your nyumba: stop there, or go on and sow it (safari)?";
+  const box = $("choices");
+  box.innerHTML = "";
+  for (const [m, words] of [[stop, "Stop in the nyumba"], [safari, "Go on: safari"]]) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "choice"; b.dataset.moves = m;
+    b.textContent = `${words} (${m})`;
+    b.addEventListener("click", () => { cancelChoice(); play(m).catch(showError); });
+    box.appendChild(b);
+  }
+  box.querySelector("button").focus();
+}
+
+function refuse(text) {
+  fieldError("moveerror", text);
+  $("moveerror").classList.remove("flash"); void $("moveerror").offsetWidth; $("moveerror").classList.add("flash");
+}
+
+// --- playing -------------------------------------------------------------------
+async function play(text, opts) {
   if (busy) return;
   busy = true;
-  showError(null);
-  $("choices").innerHTML = "";
+  showError(null); fieldError("moveerror", null);
+  $("prompt").hidden = true;
+  showStatus();
+  let r;
   try {
-    const r = await api("/api/move", request({ move: text }));
-    game.moves = game.moves.slice(0, game.view);
+    r = await api("/api/move", request(Object.assign({ move: text }, opts || {})));
+    const ply = game.view;
+    reviewing = false;
+    game.moves = game.moves.slice(0, ply);
+    game.movers = game.movers.slice(0, ply);
+    for (const k of Object.keys(game.evals)) if (+k > ply) delete game.evals[k];
     game.moves.push(r.move);
-    game.notes = game.notes.slice(0, game.view);
+    game.movers.push(current.side);
     game.view = game.moves.length;
-    game.redo = [];
     hintCell = null;
-    const before = current ? current.cells : null;
-    lastCell = null;
-    for (const s of r.trace) if (s.step === "lift") { lastCell = s.cell; break; }
-    if ($("animate").checked && before) await animate(r.before, r.trace);
+    if ($("animate").checked) await animate(r.trace);
   } finally {
     busy = false;
   }
   await refresh();
+  return r;
 }
 
-// Plays the server's steps seed by seed on the drawn board.
-async function animate(cells, trace) {
-  draw(cells, []);
-  const counts = cells.map((c) => c.seeds);
-  const delay = Math.max(8, Math.min(120, 2400 / Math.max(1, trace.length)));
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// The traced steps on the drawn board: seeds are lifted into a hand that
+// travels from pit to pit, dropping one at a time; captured seeds fly to
+// their store.
+async function animate(trace) {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  cancelChoice();
+  svg.classList.add("moving");
+  const NS = "http://www.w3.org/2000/svg";
+  const steps = trace.filter((s) => s.step !== "note").length;
+  const delay = Math.max(25, Math.min(140, 2600 / Math.max(1, steps)));
+  const sleep = (ms) => new Promise((res) => setTimeout(res, ms));
+  const box = (i) => {
+    const g = cellGroup(i);
+    return { x: +g.dataset.px, y: +g.dataset.py, w: +g.dataset.pw, h: +g.dataset.ph, g };
+  };
+  const centre = (i) => { const b = box(i); return [b.x + b.w / 2, b.y + b.h / 2]; };
+  const setCount = (i, n) => {
+    const g = cellGroup(i);
+    g.dataset.seeds = n;
+    const t = g.querySelector("text.count");
+    if (t) t.textContent = n;
+  };
+  let salt = 7;
+  const addPebble = (i) => {
+    const b = box(i);
+    const layer = b.g.querySelector("g.pebbles");
+    if (!layer || layer.childElementCount >= 40) return;
+    salt = (salt * 9301 + 49297) % 233280;
+    const u = salt / 233280; salt = (salt * 9301 + 49297) % 233280;
+    const v = salt / 233280;
+    const c = document.createElementNS(NS, "circle");
+    c.setAttribute("class", "seed");
+    c.setAttribute("cx", (b.x + 7 + u * Math.max(1, b.w - 14)).toFixed(1));
+    c.setAttribute("cy", (b.y + 7 + v * Math.max(1, b.h - 14)).toFixed(1));
+    c.setAttribute("r", "6.5"); c.setAttribute("fill", "#f3e9d2");
+    c.setAttribute("stroke", "#4a3420"); c.setAttribute("stroke-width", "1.2");
+    layer.appendChild(c);
+  };
+  const removePebbles = (i, n) => {
+    const layer = cellGroup(i).querySelector("g.pebbles");
+    for (let k = 0; k < n && layer && layer.lastElementChild; k++) layer.lastElementChild.remove();
+  };
+  const counts = current.cells.map((c) => c.seeds);
+  const hand = document.createElementNS(NS, "g");
+  hand.setAttribute("id", "hand");
+  svg.appendChild(hand);
+  let inHand = 0;
+  const showHand = (x, y) => {
+    hand.setAttribute("transform", `translate(${x} ${y})`);
+    hand.innerHTML = "";
+    for (let k = 0; k < Math.min(inHand, 9); k++) {
+      const a = k * 2.4, r = 4 * Math.sqrt(k);
+      hand.insertAdjacentHTML("beforeend", `<circle class="seed" cx="${(r * Math.cos(a)).toFixed(1)}" cy="${(r * Math.sin(a) - 30).toFixed(1)}" r="6.5" fill="#f3e9d2" stroke="#4a3420" stroke-width="1.2"/>`);
+    }
+    if (inHand > 0) hand.insertAdjacentHTML("beforeend", `<text x="16" y="-44" font-size="18" font-weight="700" fill="#fffaf0" stroke="#3f2610" stroke-width="0.6">${inHand}</text>`);
+  };
   for (const s of trace) {
-    if (s.step === "lift") { counts[s.cell] -= s.seeds; setCount(s.cell, counts[s.cell]); }
-    else if (s.step === "drop") { counts[s.cell] += 1; setCount(s.cell, counts[s.cell]); }
-    else if (s.step === "take") {
+    if (!svg.isConnected) return;
+    if (s.step === "note") { $("note").textContent = s.text; continue; }
+    if (s.step === "lift") {
+      counts[s.cell] -= s.seeds; inHand += s.seeds;
+      removePebbles(s.cell, s.seeds); setCount(s.cell, counts[s.cell]);
+      showHand(...centre(s.cell));
+    } else if (s.step === "drop") {
+      inHand -= 1; counts[s.cell] += 1;
+      showHand(...centre(s.cell));
+      addPebble(s.cell); setCount(s.cell, counts[s.cell]);
+      cellGroup(s.cell).classList.add("sown");
+    } else if (s.step === "take") {
       counts[s.from] -= s.seeds; counts[s.to] += s.seeds;
-      setCount(s.from, counts[s.from]); setCount(s.to, counts[s.to]);
-    } else if (s.step === "note") { $("note").textContent = s.text; continue; }
+      inHand += s.seeds; removePebbles(s.from, s.seeds); setCount(s.from, counts[s.from]);
+      showHand(...centre(s.from));
+      await sleep(delay);
+      showHand(...centre(s.to));
+      inHand -= s.seeds;
+      for (let k = 0; k < Math.min(s.seeds, 12); k++) addPebble(s.to);
+      setCount(s.to, counts[s.to]);
+    }
     await sleep(delay);
   }
+  hand.remove();
 }
 
-// Streams a search's progress; resolves with its `done` event.
+// --- the engine ------------------------------------------------------------------
+// Streams a search's progress; resolves with its `done` event. A busy server
+// (503) is tried again after the time it asks for.
 async function search(extra, onInfo) {
   if (searchAbort) searchAbort.abort();
   searchAbort = new AbortController();
-  const r = await fetch("/api/search", { method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(request(extra)), signal: searchAbort.signal });
+  const signal = searchAbort.signal;
+  let r;
+  for (;;) {
+    r = await fetch("/api/search", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request(extra)), signal });
+    if (r.status !== 503) break;
+    const wait = 1000 * (parseInt(r.headers.get("Retry-After"), 10) || 2);
+    $("search").textContent = `kete is busy with other games; trying again in ${wait / 1000} s`;
+    await new Promise((res) => setTimeout(res, wait));
+  }
   if (!r.ok) throw new Error((await r.json()).error);
   const reader = r.body.getReader();
   const dec = new TextDecoder();
@@ -212,131 +416,437 @@ async function search(extra, onInfo) {
 }
 
 function limits(extra) {
-  const v = Math.max(1, parseInt($("strength").value, 10) || 1000);
-  return Object.assign($("limit").value === "depth" ? { depth: Math.min(v, 64), movetime_ms: 30000 } : { movetime_ms: Math.min(v, 30000) }, extra || {});
+  const v = parseInt($("strength").value, 10);
+  return Object.assign($("limit").value === "depth" ? { depth: v, movetime_ms: 30000 } : { movetime_ms: v }, extra || {});
 }
 
-function infoText(lines) {
+function detailsText(lines) {
   return Object.keys(lines).sort().map((k) => {
     const i = lines[k];
-    return `${i.multipv}. depth ${i.depth} ${i.score}  ${i.pv.join(" ")}  (${i.nodes} nodes, ${i.ms} ms)`;
+    const ev = i.eval ? i.eval.text : i.score;
+    return `${i.multipv}. ${ev}: ${(i.pv || []).join(" ")}\n   depth ${i.depth}, ${(i.nodes || 0).toLocaleString("en")} nodes, ${i.ms} ms`;
   }).join("\n");
 }
 
+function remember(ply, d, lines) {
+  if (!d || !d.eval) return;
+  const prev = game.evals[ply];
+  if (prev && prev.exact) return;
+  game.evals[ply] = { south: d.eval.south, mate: d.eval.mate, text: d.eval.text, depth: d.depth, exact: false };
+  if (lines) game.evals[ply].lines = lines;
+}
+
+function engineFailed(e) {
+  thinking = false;
+  if (e && e.name === "AbortError") { showStatus(); return; }
+  showError(e);
+  showStatus();
+}
+
 async function engineMove() {
-  if (busy || !engineTurn()) return;
-  busy = true;
+  if (busy || thinking || !engineTurn()) return;
+  thinking = true;
+  showStatus();
+  const ply = game.view, mine = epoch;
+  searchPly = ply;
   const lines = {};
   let d;
   try {
-    d = await search(limits(), (i) => { lines[i.multipv] = i; $("search").textContent = infoText(lines); });
-  } finally { busy = false; }
+    d = await search(limits(), (i) => { lines[i.multipv] = i; if (searchPly === ply) $("search").textContent = detailsText(lines); });
+  } finally { thinking = false; }
+  if (mine !== epoch || game.view !== ply) { showStatus(); return; }
+  remember(ply, d);
   if (d && d.best) await play(d.best);
+  else showStatus();
 }
 
 async function hint() {
-  if (busy || !current || current.outcome) return;
+  if (busy || thinking || !current || current.outcome) return;
+  const ply = game.view, mine = epoch;
+  searchPly = ply;
   const lines = {};
-  const d = await search(limits({ multipv: 3 }), (i) => { lines[i.multipv] = i; $("search").textContent = infoText(lines); });
-  if (d && d.best) {
-    hintCell = d.cell;
-    draw(current.cells, current.legal);
-    $("search").textContent = `hint: ${d.best} (${d.score}, depth ${d.depth})\n` + infoText(lines);
-    $("search").setAttribute("data-hint", d.best);
+  $("search").textContent = "thinking…";
+  $("hint").disabled = true;
+  const d = await search(limits({ multipv: 3 }), (i) => { lines[i.multipv] = i; if (searchPly === ply) $("search").textContent = detailsText(lines); });
+  if (mine !== epoch || game.view !== ply || !d || !d.best) return;
+  remember(ply, d);
+  hintCell = d.cell; hintPly = ply;
+  await refresh();
+  $("search").textContent = `hint: ${d.best} (${d.eval ? d.eval.text : d.score}, depth ${d.depth})\n` + detailsText(lines);
+  $("search").setAttribute("data-hint", d.best);
+  $("evaltext").textContent = `Hint ${d.best}: ${d.eval ? d.eval.text : d.score}`;
+}
+
+async function solve() {
+  if (busy || !current || current.outcome) return;
+  const ply = game.view, mine = epoch;
+  searchPly = ply;
+  $("search").textContent = "solving (at most 10 s)…";
+  $("details").open = true;
+  const r = await api("/api/solve", request({ solve_ms: 10000 }));
+  if (mine !== epoch) return;
+  const db = r.egtb ? `, ${r.tbhits} database hits${r.note ? "; " + r.note : ""}` : "";
+  if (r.exact) {
+    game.evals[ply] = { south: 100 * r.south, mate: null, text: `${r.words} (exact)`, exact: true };
+    $("search").textContent = `exact: ${r.words}; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms${db})`;
+  } else {
+    $("search").textContent = `${r.words}; estimate ${r.south > 0 ? "+" : ""}${r.south} (${r.nodes} nodes${db})`;
+  }
+  $("search").setAttribute("data-solve", r.exact ? r.best.join(" ") : "");
+  showEval();
+}
+
+// --- the evaluation ------------------------------------------------------------
+function southSeeds(e) {
+  if (e.mate !== null && e.mate !== undefined) return e.mate > 0 ? 48 : -48;
+  return e.south / 100;
+}
+
+function showEval() {
+  // The shown position's evaluation, or the last one before it.
+  let at = game.view;
+  while (at >= 0 && !game.evals[at]) at--;
+  const e = at >= 0 ? game.evals[at] : null;
+  const fill = $("evalfill");
+  const o = current && current.outcome;
+  if (o) {
+    fill.style.width = o.winner === "south" ? "100%" : o.winner === "north" ? "0%" : "50%";
+    $("evaltext").textContent = o.words;
+    $("evalbox").dataset.eval = o.words;
+  } else if (e) {
+    const v = southSeeds(e);
+    const share = 1 / (1 + Math.exp(-v / 6));
+    fill.style.width = (100 * share).toFixed(1) + "%";
+    $("evaltext").textContent = e.text + (e.exact ? "" : e.depth ? ` (depth ${e.depth})` : "")
+      + (at < game.view ? ` \u2014 as of move ${at}` : "");
+    $("evalbox").dataset.eval = e.text;
+  } else {
+    fill.style.width = "50%";
+    $("evaltext").textContent = "No evaluation yet (Hint or Solve gives one)";
+    $("evalbox").dataset.eval = "";
+  }
+  graph();
+}
+
+// The evaluation over the game, in seeds for South: a line through the
+// engine's evaluations, squares where the solver's value is exact.
+function graph() {
+  const g = $("graph");
+  const n = Math.max(game.moves.length, 1);
+  const pts = Object.keys(game.evals).map(Number).filter((k) => k <= game.moves.length).sort((a, b) => a - b);
+  const vals = pts.map((k) => southSeeds(game.evals[k]));
+  const R = Math.max(5, Math.min(48, Math.ceil(Math.max(0, ...vals.map(Math.abs)))));
+  const X = (k) => 62 + (230 * k) / n, Y = (v) => 35 - (30 * Math.max(-R, Math.min(R, v))) / R;
+  let s = `<rect x="0" y="0" width="300" height="70" fill="#fffaf0"/>`;
+  s += `<line x1="62" y1="35" x2="294" y2="35" stroke="#999" stroke-dasharray="3 3"/>`;
+  s += `<text x="2" y="10" font-size="9" fill="#555">South +${R}</text><text x="2" y="38" font-size="9" fill="#555">level</text><text x="2" y="67" font-size="9" fill="#555">North +${R}</text>`;
+  s += `<line x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"/>`;
+  if (pts.length) {
+    s += `<polyline fill="none" stroke="#1b5fa8" stroke-width="2" points="${pts.map((k, j) => `${X(k).toFixed(1)},${Y(vals[j]).toFixed(1)}`).join(" ")}"/>`;
+    pts.forEach((k, j) => {
+      const e = game.evals[k];
+      s += e.exact
+        ? `<rect class="exact" x="${(X(k) - 3.5).toFixed(1)}" y="${(Y(vals[j]) - 3.5).toFixed(1)}" width="7" height="7" fill="#b5651d"><title>ply ${k}: ${e.text}</title></rect>`
+        : `<circle class="point" cx="${X(k).toFixed(1)}" cy="${Y(vals[j]).toFixed(1)}" r="2.8" fill="#1b5fa8"><title>ply ${k}: ${e.text}</title></circle>`;
+    });
+  }
+  g.innerHTML = s;
+  g.dataset.points = pts.length;
+}
+
+// --- the move list by turns ------------------------------------------------------
+function shortEval(e) {
+  if (!e) return "";
+  if (e.mate !== null && e.mate !== undefined) return `${e.mate > 0 ? "S" : "N"} in ${Math.abs(e.mate)}`;
+  const v = e.south / 100;
+  return (v > 0 ? "+" : "") + (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1));
+}
+
+function moveList() {
+  const body = $("movelist").querySelector("tbody");
+  body.innerHTML = "";
+  // Turns: a side's moves in a row (Kalah's another turn) go together.
+  const turns = [];
+  game.moves.forEach((m, k) => {
+    const side = game.movers[k] || (turns.length ? turns[turns.length - 1].side : "south");
+    const last = turns[turns.length - 1];
+    if (last && last.side === side) last.plies.push(k);
+    else turns.push({ side, plies: [k] });
+  });
+  let row = null, number = 0;
+  for (const t of turns) {
+    if (!row || t.side === "south" || row.querySelector(`td.${t.side}`).childElementCount) {
+      number += 1;
+      row = document.createElement("tr");
+      row.innerHTML = `<th scope="row">${number}</th><td class="south"></td><td class="north"></td>`;
+      body.appendChild(row);
+    }
+    const td = row.querySelector(`td.${t.side}`);
+    for (const k of t.plies) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "mv" + (k + 1 === game.view ? " current" : "") + (k >= game.view ? " ahead" : "");
+      b.dataset.ply = k + 1;
+      b.textContent = game.moves[k];
+      b.addEventListener("click", () => goTo(k + 1));
+      td.appendChild(b);
+    }
+    // The engine's (or a recorded engine's) evaluation of its turn.
+    const k0 = t.plies[0];
+    const e = game.evals[k0];
+    const note = game.replayNotes[k0];
+    if ((e && isEngine(t.side)) || note) {
+      const span = document.createElement("span");
+      span.className = "ev";
+      span.textContent = note || shortEval(e);
+      if (e) span.title = e.text;
+      td.appendChild(span);
+    }
+  }
+  // The current move in sight, inside the list (the page stays put).
+  const cur = body.querySelector("button.current");
+  const list = $("movelist");
+  if (cur) {
+    const top = cur.offsetTop - list.offsetTop;
+    if (top < list.scrollTop + 30 || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = Math.max(0, top - list.clientHeight / 2);
   }
 }
 
-// --- controls ------------------------------------------------------------
+function goTo(ply, review) {
+  ply = Math.max(0, Math.min(game.moves.length, ply));
+  reviewing = review !== false && ply < game.moves.length;
+  if (ply === game.view) { showStatus(); return; }
+  if (searchAbort) searchAbort.abort();
+  thinking = false;
+  game.view = ply;
+  hintCell = null;
+  refresh().catch(showError);
+}
+
+// Back to the start of the last turn a person played (against kete, its
+// reply goes too); forward to where a person moves next.
+function undo() {
+  if (game.view === 0) return;
+  let k = game.view;
+  const person = (s) => !isEngine(s);
+  const people = SIDES.filter(person).length;
+  if (people === 0) return goTo(k - 1, false);
+  // Skip back over the engine's moves, then over the person's turn.
+  while (k > 0 && !person(game.movers[k - 1])) k--;
+  const side = game.movers[k - 1];
+  while (k > 0 && game.movers[k - 1] === side) k--;
+  goTo(k, false);
+}
+
+function redo() {
+  if (atEnd()) return;
+  let k = game.view;
+  const side = game.movers[k];
+  while (k < game.moves.length && game.movers[k] === side) k++;
+  while (k < game.moves.length && isEngine(game.movers[k])) k++;
+  goTo(k, false);
+}
+
+// --- settings ---------------------------------------------------------------------
+function variantInfo(name) { return variants.find((x) => x.name === name); }
+
 function optionsUI() {
-  const v = variants.find((x) => x.name === $("variant").value);
-  const box = $("options");
-  box.innerHTML = "";
+  const v = variantInfo($("variant").value);
+  const box = $("options"), adv = $("advancedoptions");
+  box.innerHTML = ""; adv.innerHTML = "";
   for (const o of v.options) {
-    const l = document.createElement("label");
-    l.textContent = o.name + " ";
+    const field = document.createElement("div");
+    field.className = "field";
+    const id = "opt-" + o.name;
+    const label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = o.label;
     let input;
     if (o.kind === "spin") {
       input = document.createElement("input");
       input.type = "number"; input.min = o.min; input.max = o.max; input.value = o.default;
+      input.required = true; input.step = 1;
     } else {
       input = document.createElement("select");
-      for (const val of o.values) { const op = document.createElement("option"); op.textContent = val; input.appendChild(op); }
+      o.values.forEach((val, k) => {
+        const op = document.createElement("option");
+        op.value = val; op.textContent = o.labels[k] === val ? val : `${o.labels[k]}`;
+        input.appendChild(op);
+      });
       input.value = o.default;
     }
+    input.id = id;
     input.dataset.option = o.name;
-    l.appendChild(input);
-    box.appendChild(l);
+    input.setAttribute("aria-describedby", id + "-help " + id + "-error");
+    const help = document.createElement("span");
+    help.className = "help"; help.id = id + "-help"; help.textContent = o.help;
+    const err = document.createElement("span");
+    err.className = "fielderror"; err.id = id + "-error"; err.setAttribute("role", "alert");
+    input.addEventListener("change", () => applyOptions(input));
+    field.append(label, input, help, err);
+    (o.advanced ? adv : box).appendChild(field);
   }
+  $("advanced").hidden = !v.options.some((o) => o.advanced);
+  $("gamehelp").textContent = v.title;
 }
 
-function newGame() {
-  game.variant = $("variant").value;
-  game.options = {};
-  for (const i of $("options").querySelectorAll("[data-option]")) game.options[i.dataset.option] = String(i.value);
-  const t = $("starttoken").value.trim();
-  game.start = t || null;
-  // A pasted move list is played from the start; the server checks it.
-  const pasted = $("startmoves").value.trim();
-  game.moves = pasted ? pasted.split(/\s+/) : [];
-  game.redo = []; game.view = game.moves.length; game.notes = [];
-  hintCell = null; lastCell = null;
+// The options as the fields give them, or the first field at fault.
+function readOptions() {
+  const v = variantInfo($("variant").value);
+  const out = {};
+  for (const o of v.options) {
+    const input = $("opt-" + o.name);
+    fieldError(input.id + "-error", null);
+    if (o.kind === "spin") {
+      const n = Number(input.value);
+      if (!Number.isInteger(n) || n < o.min || n > o.max) {
+        return { error: input, message: `${o.label}: a whole number from ${o.min} to ${o.max}` };
+      }
+    }
+    out[o.name] = String(input.value);
+  }
+  return { options: out };
+}
+
+function applyOptions(input) {
+  const r = readOptions();
+  if (r.error) { fieldError(r.error.id + "-error", r.message); r.error.setAttribute("aria-invalid", "true"); return; }
+  if (input) input.removeAttribute("aria-invalid");
+  newGame({ keepStart: false }).catch(showError);
+}
+
+function checkStrength() {
+  const depth = $("limit").value === "depth";
+  const max = depth ? 64 : 30000;
+  $("strength").max = max;
+  const n = Number($("strength").value);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    fieldError("strengtherror", `a whole number from 1 to ${max}`);
+    $("strength").setAttribute("aria-invalid", "true");
+    return false;
+  }
+  fieldError("strengtherror", null);
+  $("strength").removeAttribute("aria-invalid");
+  return true;
+}
+
+// A new game with the settings of the fields. A start position or move
+// list that the server refuses leaves the game in progress as it was, with
+// the reason beside the field at fault.
+async function newGame(opts) {
+  opts = opts || {};
+  const r = readOptions();
+  if (r.error) { fieldError(r.error.id + "-error", r.message); return; }
+  const next = { variant: $("variant").value, options: r.options, start: null, moves: [] };
+  if (opts.keepStart !== false) {
+    next.start = $("starttoken").value.trim() || null;
+    const pasted = $("startmoves").value.trim();
+    next.moves = pasted ? pasted.split(/\s+/) : [];
+  }
+  fieldError("starttokenerror", null); fieldError("startmoveserror", null);
+  if (next.start || next.moves.length) {
+    // Asked first: a refusal changes nothing.
+    try {
+      const probe = { variant: next.variant, options: next.options, moves: [] };
+      if (next.start) probe.start = next.start;
+      await api("/api/state", probe);
+    } catch (e) { fieldError("starttokenerror", e); $("starttoken").setAttribute("aria-invalid", "true"); return; }
+    $("starttoken").removeAttribute("aria-invalid");
+    try {
+      const probe = { variant: next.variant, options: next.options, moves: next.moves };
+      if (next.start) probe.start = next.start;
+      await api("/api/state", probe);
+    } catch (e) { fieldError("startmoveserror", e); $("startmoves").setAttribute("aria-invalid", "true"); return; }
+    $("startmoves").removeAttribute("aria-invalid");
+  }
   if (searchAbort) searchAbort.abort();
+  thinking = false;
+  Object.assign(game, next);
+  game.movers = []; game.view = game.moves.length; game.evals = {}; game.replayNotes = {};
+  hintCell = null; searchPly = -1; reviewing = false;
   $("search").textContent = ""; $("note").textContent = "";
-  showError(null);
-  return refresh().catch((e) => {
-    // Not a legal line here: the error says which move; start without it.
-    game.moves = []; game.view = 0;
-    return refresh().then(() => showError(e));
-  });
+  showError(null); fieldError("moveerror", null);
+  await refresh();
+}
+
+function readPlayers() {
+  for (const s of SIDES) game.players[s] = $(s).value;
 }
 
 async function init() {
   variants = (await api("/api/variants")).variants;
-  for (const v of variants) { const o = document.createElement("option"); o.textContent = v.name; $("variant").appendChild(o); }
-  $("variant").addEventListener("change", optionsUI);
+  for (const v of variants) {
+    const o = document.createElement("option");
+    o.value = v.name; o.textContent = v.title;
+    $("variant").appendChild(o);
+  }
+  $("variant").addEventListener("change", () => {
+    optionsUI();
+    $("starttoken").value = ""; $("startmoves").value = "";
+    newGame({ keepStart: false }).catch(showError);
+  });
   optionsUI();
-  $("new").addEventListener("click", () => newGame().catch(showError));
+  $("new").addEventListener("click", () => newGame({ keepStart: false }).catch(showError));
+  $("start").addEventListener("click", () => newGame().catch(showError));
+  $("rematch").addEventListener("click", () => newGame({ keepStart: false }).catch(showError));
+  $("swap").addEventListener("click", () => {
+    const s = $("south").value; $("south").value = $("north").value; $("north").value = s;
+    readPlayers();
+    newGame({ keepStart: false }).catch(showError);
+  });
   $("moveform").addEventListener("submit", (e) => {
     e.preventDefault();
     const t = $("movetext").value.trim();
-    if (t) play(t).then(() => { $("movetext").value = ""; }).catch(showError);
+    if (!t) return;
+    if (!current || current.outcome) return refuse("The game is over.");
+    if (busy || thinking || (isEngine(current.side) && live())) return refuse("It is kete's move; wait for it.");
+    play(t, { typed: true }).then(() => { $("movetext").value = ""; }).catch((err) => refuse(err.message));
   });
-  $("hint").addEventListener("click", () => hint().catch(showError));
+  $("hint").addEventListener("click", () => { if (checkStrength()) hint().catch(engineFailed); });
   $("go").addEventListener("click", async () => {
-    if (busy || !current || current.outcome) return;
-    const d = await search(limits(), (i) => { $("search").textContent = infoText({ 1: i }); }).catch(showError);
-    if (d && d.best) play(d.best).catch(showError);
-  });
-  const signed = (v) => (v > 0 ? "+" : "") + v;
-  $("solve").addEventListener("click", async () => {
-    if (busy || !current || current.outcome) return;
-    $("search").textContent = "solving (at most 10 s)…";
+    if (busy || thinking || !current || current.outcome || !checkStrength()) return;
+    thinking = true; showStatus();
+    const ply = game.view, lines = {};
+    searchPly = ply;
     try {
-      const r = await api("/api/solve", request({ solve_ms: 10000 }));
-      const who = r.side === "south" ? "South" : "North";
-      const db = r.egtb ? `, ${r.tbhits} database hits${r.note ? "; " + r.note : ""}` : "";
-      $("search").textContent = r.exact
-        ? `exact: ${r.value > 0 ? "+" : ""}${r.value} seeds for ${who} (to move) with best play; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms${db})`
-        : `not solved within 10 s: proved between ${signed(r.lower)} and ${signed(r.upper)} seeds for ${who} (to move); estimate ${signed(r.value)} (${r.nodes} nodes${db})`;
-      $("search").setAttribute("data-solve", r.exact ? r.best.join(" ") : "");
-    } catch (e) { showError(e); }
+      const d = await search(limits(), (i) => { lines[i.multipv] = i; $("search").textContent = detailsText(lines); });
+      thinking = false;
+      remember(ply, d);
+      if (d && d.best && game.view === ply) await play(d.best);
+    } catch (e) { engineFailed(e); }
+    thinking = false; showStatus();
   });
-  $("undo").addEventListener("click", () => {
-    if (game.view === 0) return;
-    if (searchAbort) searchAbort.abort();
-    game.view -= 1; hintCell = null; refresh().catch(showError);
+  $("solve").addEventListener("click", () => solve().catch(showError));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("cancel").addEventListener("click", cancelChoice);
+  $("flip").addEventListener("click", () => { flipped = !flipped; refresh().catch(showError); });
+  for (const id of SIDES) $(id).addEventListener("change", () => { readPlayers(); refresh().catch(showError); });
+  $("limit").addEventListener("change", checkStrength);
+  $("strength").addEventListener("input", checkStrength);
+  // Arrow keys step through the move list (not while typing in a field).
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") { cancelChoice(); return; }
+    const t = e.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); goTo(game.view - 1); }
+    else if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); goTo(game.view + 1); }
+    else if (e.key === "Home") { e.preventDefault(); goTo(0); }
+    else if (e.key === "End") { e.preventDefault(); goTo(game.moves.length); }
   });
-  $("redo").addEventListener("click", () => {
-    if (game.view >= game.moves.length) return;
-    game.view += 1; hintCell = null; refresh().catch(showError);
+  let resize = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resize);
+    resize = setTimeout(() => { if (current && wantPortrait(current.cells) !== portrait) refresh().catch(showError); }, 150);
   });
-  $("flip").addEventListener("click", () => { flipped = !flipped; draw(current.cells, current.outcome ? [] : current.legal); });
-  for (const id of ["south", "north"]) $(id).addEventListener("change", () => refresh().catch(showError));
-  await newGame();
+  readPlayers();
+  await newGame({ keepStart: false });
 }
 
-// A recorded game: both players human, so nothing moves by itself; the move
-// list, undo and redo step through it.
+// --- replays ------------------------------------------------------------------------
+// A recorded game: both players people, so nothing moves by itself; the move
+// list, the arrow keys, undo and redo step through it.
+let replays = [];
 function showReplays(list) {
   replays = list;
   const sel = $("gamelist");
@@ -349,33 +859,52 @@ function showReplays(list) {
   });
 }
 
-function openReplay(k) {
+// A recorded score ("cp -611", from the mover's side) in seeds for South.
+function recorded(score, side) {
+  if (!score) return "";
+  const [kind, n] = score.split(" ");
+  const v = parseInt(n, 10) * (side === "north" ? -1 : 1);
+  if (kind === "mate") return `${v > 0 ? "S" : "N"} in ${Math.abs(v)}`;
+  return (v > 0 ? "+" : "") + (v / 100).toFixed(1);
+}
+
+async function openReplay(k) {
   const g = replays[k];
   if (!g) return;
   $("south").value = "human"; $("north").value = "human";
+  readPlayers();
   $("variant").value = g.variant;
   optionsUI();
-  for (const i of $("options").querySelectorAll("[data-option]")) {
+  for (const i of $("options").parentElement.querySelectorAll("[data-option]")) {
     if (g.options[i.dataset.option] !== undefined) i.value = g.options[i.dataset.option];
   }
+  if (searchAbort) searchAbort.abort();
   game.variant = g.variant; game.options = g.options; game.start = g.start || null;
   game.moves = g.moves.map((m) => m.move);
-  game.notes = g.moves.map((m) => m.opening ? "(opening)" : [m.score, m.depth !== undefined && m.depth !== null ? "d" + m.depth : ""].filter(Boolean).join(" "));
-  game.view = 0; game.redo = [];
-  hintCell = null; lastCell = null;
-  $("status").textContent = "";
+  game.movers = []; game.evals = {}; game.replayNotes = {};
+  // Who played each move: the server's replay of the whole list.
+  game.view = game.moves.length;
+  const all = await api("/api/state", request());
+  game.movers = all.movers.slice();
+  g.moves.forEach((m, j) => {
+    if (m.opening) game.replayNotes[j] = "(opening)";
+    else if (m.score) game.replayNotes[j] = `${recorded(m.score, game.movers[j])}${m.depth !== undefined && m.depth !== null ? " d" + m.depth : ""}`;
+  });
+  game.view = 0;
+  hintCell = null; reviewing = true;
+  $("replays").open = true;
+  await refresh();
   $("note").textContent = `${g.south} – ${g.north}: ${g.result}, ${g.reason}`;
-  refresh().catch(showError);
 }
 
 async function initReplay() {
-  $("gamelist").addEventListener("change", (e) => openReplay(parseInt(e.target.value, 10)));
+  $("gamelist").addEventListener("change", (e) => openReplay(parseInt(e.target.value, 10)).catch(showError));
   $("gamesfile").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     if (!f) return;
     try {
       showReplays((await api("/api/replay", await f.text())).games);
-      if (replays.length) { $("gamelist").value = "0"; openReplay(0); }
+      if (replays.length) { $("gamelist").value = "0"; await openReplay(0); }
     } catch (err) { showError(err); }
   });
   const r = await fetch("/api/replay");
