@@ -31,11 +31,6 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// command, why).
 const NOT_RUN: &[(&str, &str, &str)] = &[
     (
-        "docs/guide/05-tournaments.md",
-        "$ kete-arena accuracy tournaments/kalah-vs-cmancala-st500",
-        "solves every position of 200 games, minutes; tests/arena.rs judges a small tournament against minimax",
-    ),
-    (
         "README.md",
         "$ cargo install --path .",
         "builds and installs kete for the user, minutes",
