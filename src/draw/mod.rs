@@ -370,7 +370,52 @@ fn cell(
     let (x, y, w, h) = frame.rect(&p);
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
     let legal = view.legal.contains(&i);
-    let words = marks(i, view);
+    let player = &view.players[c.side.index()];
+    let label = cell_label(c, player, legal, &marks(i, view));
+    // The box the pebbles lie in.
+    let (px, py, pw, ph) = match c.kind {
+        CellKind::Pit => (cx - HEAP_R, cy - HEAP_R, 2.0 * HEAP_R, 2.0 * HEAP_R),
+        _ => store_heap(x, y, w, h, store_lines(c, player).len()),
+    };
+    let _ = write!(
+        s,
+        r##"<g id="cell-{i}" class="{}" data-cell="{i}" data-seeds="{}" data-name="{}" data-px="{px:.1}" data-py="{py:.1}" data-pw="{pw:.1}" data-ph="{ph:.1}" aria-label="{}"{}>"##,
+        cell_classes(i, c, view, legal).join(" "),
+        c.seeds,
+        esc(&c.name),
+        esc(&label),
+        if legal {
+            r#" role="button" tabindex="0""#
+        } else {
+            r#" role="img""#
+        },
+    );
+    let _ = write!(s, "<title>{}</title>", esc(&label));
+    // A square the size of the cell's box takes clicks and taps anywhere
+    // in it, pebbles and labels included.
+    let _ = write!(
+        s,
+        r##"<rect class="hit" x="{x}" y="{y}" width="{w}" height="{h}" fill="#000" fill-opacity="0"/>"##
+    );
+    cell_shape(s, c, legal, (x, y, w, h));
+    if c.kind == CellKind::Pit {
+        last_turn_ring(s, i, view, cx, cy);
+    }
+    let spots = match c.kind {
+        CellKind::Pit => heap(c.seeds, cx, cy, HEAP_R, i),
+        _ => packed(c.seeds, px, py, pw, ph, i),
+    };
+    pebbles(s, i, &spots);
+    match c.kind {
+        CellKind::Pit => pit_text(s, i, c, view, cx, cy),
+        _ => store_text(s, i, c, view, Some(c.side) == to_move, (x, y, w, h)),
+    }
+    s.push_str("</g>");
+}
+
+/// A cell's classes: its kind, whether it can be played, the last turn's
+/// marks and the game's own (Bao's nyumba).
+fn cell_classes(i: usize, c: &Cell, view: &View, legal: bool) -> Vec<&'static str> {
     let mut class = vec![
         "cell",
         match c.kind {
@@ -401,13 +446,13 @@ fn cell(
         class.push("lap");
     }
     class.extend(c.marks.iter().copied());
-    let player = &view.players[c.side.index()];
-    let shown_name = match c.kind {
-        CellKind::Pit => c.name.clone(),
-        CellKind::Store => side_name(c.side).to_string(),
-        CellKind::Hand => format!("{}'s hand", side_name(c.side)),
-    };
-    let label = format!(
+    class
+}
+
+/// What a screen reader says of a cell: its name, whose it is, its seeds,
+/// the game's marks, whether it can be played and the last turn's marks.
+fn cell_label(c: &Cell, player: &str, legal: bool, words: &[&str]) -> String {
+    format!(
         "{}{}, {} seed{}{}{}{}",
         match c.kind {
             CellKind::Pit => c.name.clone(),
@@ -428,32 +473,13 @@ fn cell(
             .collect::<String>(),
         if legal { ", legal move" } else { "" },
         words.iter().map(|m| format!(", {m}")).collect::<String>(),
-    );
-    // The box the pebbles lie in.
-    let (px, py, pw, ph) = match c.kind {
-        CellKind::Pit => (cx - HEAP_R, cy - HEAP_R, 2.0 * HEAP_R, 2.0 * HEAP_R),
-        _ => store_heap(x, y, w, h, store_lines(c, player).len()),
-    };
-    let _ = write!(
-        s,
-        r##"<g id="cell-{i}" class="{}" data-cell="{i}" data-seeds="{}" data-name="{}" data-px="{px:.1}" data-py="{py:.1}" data-pw="{pw:.1}" data-ph="{ph:.1}" aria-label="{}"{}>"##,
-        class.join(" "),
-        c.seeds,
-        esc(&c.name),
-        esc(&label),
-        if legal {
-            r#" role="button" tabindex="0""#
-        } else {
-            r#" role="img""#
-        },
-    );
-    let _ = write!(s, "<title>{}</title>", esc(&label));
-    // A square the size of the cell's box takes clicks and taps anywhere
-    // in it, pebbles and labels included.
-    let _ = write!(
-        s,
-        r##"<rect class="hit" x="{x}" y="{y}" width="{w}" height="{h}" fill="#000" fill-opacity="0"/>"##
-    );
+    )
+}
+
+/// The cell itself: a round pit, Bao's square nyumba, a long store or hand;
+/// a playable one drawn with a dashed gold edge.
+fn cell_shape(s: &mut String, c: &Cell, legal: bool, (x, y, w, h): (f64, f64, f64, f64)) {
+    let (cx, cy) = (x + w / 2.0, y + h / 2.0);
     let (fill, stroke, stroke_w, dash) = if legal {
         ("#6f4622", "#ffd34d", 5.0, r#" stroke-dasharray="11 6""#)
     } else {
@@ -499,33 +525,35 @@ fn cell(
             );
         }
     }
-    // Rings of the last turn, drawn inside the pit's edge.
-    if c.kind == CellKind::Pit {
-        if view.last.contains(&i) {
-            let _ = write!(
-                s,
-                r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#ff6b5b" stroke-width="4"/>"##,
-                PIT_R - 5.0
-            );
-        } else if view.captured.contains(&i) {
-            let _ = write!(
-                s,
-                r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#ff6b5b" stroke-width="3" stroke-dasharray="4 4"/>"##,
-                PIT_R - 5.0
-            );
-        } else if view.sown.contains(&i) {
-            let _ = write!(
-                s,
-                r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#f2c48d" stroke-width="2" stroke-opacity="0.8"/>"##,
-                PIT_R - 5.0
-            );
-        }
+}
+
+/// The last turn's ring inside a pit's edge: where it started (solid),
+/// captured (dashed), or sown (faint).
+fn last_turn_ring(s: &mut String, i: usize, view: &View, cx: f64, cy: f64) {
+    if view.last.contains(&i) {
+        let _ = write!(
+            s,
+            r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#ff6b5b" stroke-width="4"/>"##,
+            PIT_R - 5.0
+        );
+    } else if view.captured.contains(&i) {
+        let _ = write!(
+            s,
+            r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#ff6b5b" stroke-width="3" stroke-dasharray="4 4"/>"##,
+            PIT_R - 5.0
+        );
+    } else if view.sown.contains(&i) {
+        let _ = write!(
+            s,
+            r##"<circle class="ring" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#f2c48d" stroke-width="2" stroke-opacity="0.8"/>"##,
+            PIT_R - 5.0
+        );
     }
-    // The pebbles.
-    let spots = match c.kind {
-        CellKind::Pit => heap(c.seeds, cx, cy, HEAP_R, i),
-        _ => packed(c.seeds, px, py, pw, ph, i),
-    };
+}
+
+/// The pebbles at their spots, each coloured by its cell and place so that
+/// a heap looks the same every time it is drawn.
+fn pebbles(s: &mut String, i: usize, spots: &[(f64, f64)]) {
     let _ = write!(s, r#"<g class="pebbles">"#);
     for (k, (ex, ey)) in spots.iter().enumerate() {
         let fill_k = PEBBLE_FILL[(i * 7 + k * 3) % PEBBLE_FILL.len()];
@@ -535,57 +563,73 @@ fn cell(
         );
     }
     s.push_str("</g>");
-    // The count beside the pebbles, and the name in its own corner.
-    match c.kind {
-        CellKind::Pit => {
-            let (bx, by) = (cx + 0.34 * P, cy - 0.34 * P);
-            badge(s, bx, by, c.seeds, 15.0, 19.0);
+}
+
+/// A pit's count beside its pebbles, its name in its own corner and the
+/// last turn's shapes (the cues that are not colour).
+fn pit_text(s: &mut String, i: usize, c: &Cell, view: &View, cx: f64, cy: f64) {
+    let (bx, by) = (cx + 0.34 * P, cy - 0.34 * P);
+    badge(s, bx, by, c.seeds, 15.0, 19.0);
+    let _ = write!(
+        s,
+        r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="17" font-weight="600" text-anchor="middle" dominant-baseline="central" fill="#fbeed3" aria-hidden="true">{}</text>"##,
+        cx - 0.37 * P,
+        cy + 0.38 * P,
+        esc(&c.name)
+    );
+    marks_shapes(s, i, view, cx - 0.36 * P, cy - 0.36 * P);
+}
+
+/// A store's or hand's lines (its side, whose it is), its count and marks;
+/// the side to move marked by a triangle and bold type. A tall cell stacks
+/// them, a wide one (Bao's hands) puts them in a row.
+fn store_text(
+    s: &mut String,
+    i: usize,
+    c: &Cell,
+    view: &View,
+    turn: bool,
+    (x, y, w, h): (f64, f64, f64, f64),
+) {
+    let cx = x + w / 2.0;
+    let cy = y + h / 2.0;
+    let player = &view.players[c.side.index()];
+    let shown_name = match c.kind {
+        CellKind::Store => side_name(c.side).to_string(),
+        _ => format!("{}'s hand", side_name(c.side)),
+    };
+    let weight = if turn { 800 } else { 500 };
+    let arrow = if turn { "\u{25B6} " } else { "" };
+    if h >= w {
+        for (k, (text, size)) in store_lines(c, player).iter().enumerate() {
             let _ = write!(
                 s,
-                r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="17" font-weight="600" text-anchor="middle" dominant-baseline="central" fill="#fbeed3" aria-hidden="true">{}</text>"##,
-                cx - 0.37 * P,
-                cy + 0.38 * P,
-                esc(&shown_name)
+                r##"<text class="{}" x="{cx:.1}" y="{:.1}" {FONT} font-size="{size}" font-weight="{}" text-anchor="middle" fill="#fbeed3" aria-hidden="true">{}{}</text>"##,
+                if k == 0 { "name" } else { "player" },
+                y + 30.0 + 16.0 * k as f64,
+                if k == 0 { weight } else { 500 },
+                if k == 0 { arrow } else { "" },
+                esc(text)
             );
-            marks_shapes(s, i, view, cx - 0.36 * P, cy - 0.36 * P);
         }
-        _ => {
-            let turn = Some(c.side) == to_move;
-            let weight = if turn { 800 } else { 500 };
-            let arrow = if turn { "\u{25B6} " } else { "" };
-            if h >= w {
-                for (k, (text, size)) in store_lines(c, player).iter().enumerate() {
-                    let _ = write!(
-                        s,
-                        r##"<text class="{}" x="{cx:.1}" y="{:.1}" {FONT} font-size="{size}" font-weight="{}" text-anchor="middle" fill="#fbeed3" aria-hidden="true">{}{}</text>"##,
-                        if k == 0 { "name" } else { "player" },
-                        y + 30.0 + 16.0 * k as f64,
-                        if k == 0 { weight } else { 500 },
-                        if k == 0 { arrow } else { "" },
-                        esc(text)
-                    );
-                }
-                marks_shapes(s, i, view, cx - 9.0, y + h - 64.0);
-                badge(s, cx, y + h - 30.0, c.seeds, 19.0, 24.0);
+        marks_shapes(s, i, view, cx - 9.0, y + h - 64.0);
+        badge(s, cx, y + h - 30.0, c.seeds, 19.0, 24.0);
+    } else {
+        let _ = write!(
+            s,
+            r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="15" font-weight="{weight}" fill="#fbeed3" aria-hidden="true">{arrow}{}{}</text>"##,
+            x + 18.0,
+            y + 27.0,
+            esc(&shown_name),
+            if player.is_empty() {
+                String::new()
             } else {
-                let _ = write!(
-                    s,
-                    r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="15" font-weight="{weight}" fill="#fbeed3" aria-hidden="true">{arrow}{}{}</text>"##,
-                    x + 18.0,
-                    y + 27.0,
-                    esc(&shown_name),
-                    if player.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" \u{00B7} {}", esc(player))
-                    }
-                );
-                badge(s, x + w - 34.0, cy, c.seeds, 19.0, 24.0);
-                marks_shapes(s, i, view, x + w - 72.0, cy);
+                format!(" \u{00B7} {}", esc(player))
             }
-        }
+        );
+        badge(s, x + w - 34.0, cy, c.seeds, 19.0, 24.0);
+        marks_shapes(s, i, view, x + w - 72.0, cy);
     }
-    s.push_str("</g>");
 }
 
 /// The box a store's or a hand's pebbles lie in, between its name at one
