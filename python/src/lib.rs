@@ -14,6 +14,7 @@
 //! of their own while the calling thread watches for `Ctrl-C`
 //! ([`interrupt::run`]).
 
+mod core;
 mod engine;
 mod interrupt;
 mod position;

@@ -13,96 +13,18 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use kete::game::{
-    Board, CellKind, DbSpec, EndReason, Game, GameRecord, MoveError, Side, SolveGame,
-    in_move_order, trim_lines,
+    Board, CellKind, EndReason, GameRecord, MoveError, Side, in_move_order, trim_lines,
 };
-use kete::search::{Exact, Probe};
-use kete::solve::Egtb;
-use kete::variants::{BoardVisitor, SolveVisitor, Variant};
+use kete::variants::{BoardVisitor, Variant};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::engine::{SearchJob, SearchOut, SolveJob, SolveOut};
+use crate::core::{Caps, MakeCaps, SearchJob, SearchOut, SolveJob, SolveOut};
+use crate::results::side_name;
 use crate::{
     GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError,
     UnknownVariantError,
 };
-
-/// How the engine turns a loaded database into its game's probe.
-pub type ProbeOf<G> = fn(&Arc<Egtb>, &<G as Game>::Rules) -> Option<Probe<G>>;
-
-/// How the engine makes the exact solver its searches try first.
-pub type ExactOf<G> = fn(
-    Option<&Arc<Egtb>>,
-    &<G as Game>::Rules,
-    &[G],
-    Arc<parking_lot::Mutex<kete::protocol::exact::Attempts>>,
-    usize,
-) -> Option<Exact<G>>;
-
-/// How the engine solves a position of the game.
-pub type SolveOf<G> = fn(&GameRecord<G>, &Caps<G>, &mut SolveJob<'_>) -> Result<SolveOut, String>;
-
-/// What the solver can do with a game: the functions that need more of it
-/// than [`Board`] ([`DbSpec`], [`SolveGame`]), chosen by the registry's
-/// `solver` column.
-pub struct Caps<G: Game> {
-    pub probe: ProbeOf<G>,
-    pub exact: ExactOf<G>,
-    pub solve: SolveOf<G>,
-    /// Why the solver cannot take the game, where it cannot.
-    pub unsolvable: Option<&'static str>,
-}
-
-impl<G: Game> Clone for Caps<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<G: Game> Copy for Caps<G> {}
-
-/// Builds [`Caps`] for the variant, boxed: the registry's two visitors name
-/// the same game type, so [`MakePos`] gets it back by its type.
-struct MakeCaps;
-
-impl SolveVisitor for MakeCaps {
-    type Output = Box<dyn Any + Send>;
-    fn with_databases<G: DbSpec>(self, _: G::Rules) -> Self::Output {
-        Box::new(Caps::<G> {
-            probe: kete::protocol::solve::probe::<G>,
-            exact: crate::engine::exact_with_db::<G>,
-            solve: crate::engine::solve_with_databases::<G>,
-            unsolvable: None,
-        })
-    }
-    fn solvable<G: SolveGame>(self, _: G::Rules) -> Self::Output {
-        Box::new(Caps::<G> {
-            probe: |_, _| None,
-            exact: |_, _, line, attempts, threads| {
-                kete::protocol::exact::exact(None, line, attempts, threads)
-            },
-            solve: crate::engine::solve_counting::<G>,
-            unsolvable: None,
-        })
-    }
-    fn unsolvable<G: Game>(self, _: G::Rules, why: &'static str) -> Self::Output {
-        Box::new(Caps::<G> {
-            probe: |_, _| None,
-            exact: |_, _, _, _, _| None,
-            solve: crate::engine::solve_refused::<G>,
-            unsolvable: Some(why),
-        })
-    }
-    fn provable<G: Game>(self, _: G::Rules) -> Self::Output {
-        Box::new(Caps::<G> {
-            probe: |_, _| None,
-            exact: |_, _, _, _, _| None,
-            solve: crate::engine::solve_proof::<G>,
-            unsolvable: None,
-        })
-    }
-}
 
 /// A position of some variant, whatever its game type.
 pub trait DynPos: Send + Sync {
@@ -131,7 +53,8 @@ pub trait DynPos: Send + Sync {
     /// The cells of the legal moves.
     fn legal_cells(&self) -> Vec<usize>;
     /// The cell the last move played started from, if a move was played.
-    fn last_move_cell(&self) -> Option<usize>;
+    /// What the last turn did (the moves the last mover made in a row).
+    fn last_turn(&self) -> kete::draw::Turn;
     fn diagram(&self) -> String;
     fn svg(&self, view: &kete::draw::View) -> String;
     /// Perft from this position alone (as `kete perft --fen`); `None` when
@@ -234,10 +157,22 @@ impl<G: Board> DynPos for PosImpl<G> {
         cells.dedup();
         cells
     }
-    fn last_move_cell(&self) -> Option<usize> {
+    fn last_turn(&self) -> kete::draw::Turn {
         let (moves, positions) = (self.record.moves(), self.record.positions());
-        let n = moves.len();
-        (n > 0).then(|| positions[n - 1].move_cell(moves[n - 1]))
+        let Some(n) = moves.len().checked_sub(1) else {
+            return kete::draw::Turn::default();
+        };
+        // A turn is the moves one side made in a row (Kalah's another turn).
+        let mover = positions[n].side_to_move();
+        let first = (0..=n)
+            .rev()
+            .take_while(|&i| positions[i].side_to_move() == mover)
+            .last()
+            .unwrap_or(n);
+        let played: Vec<(G, G::Move)> = (first..=n)
+            .map(|i| (positions[i].clone(), moves[i]))
+            .collect();
+        kete::draw::Turn::read(&played)
     }
     fn diagram(&self) -> String {
         trim_lines(&self.record.position().diagram())
@@ -276,7 +211,7 @@ impl<G: Board> DynPos for PosImpl<G> {
             })
     }
     fn search(&self, job: &mut SearchJob<'_>) -> SearchOut {
-        crate::engine::search_record(&self.record, &self.caps, job)
+        crate::core::search_record(&self.record, &self.caps, job)
     }
     fn solve(&self, job: &mut SolveJob<'_>) -> Result<SolveOut, String> {
         (self.caps.solve)(&self.record, &self.caps, job)
@@ -345,13 +280,6 @@ pub fn move_error_at(e: MoveError, prefix: &str) -> PyErr {
         MoveError::Syntax(_) => InvalidMoveError::new_err(text),
         MoveError::Illegal(_) => IllegalMoveError::new_err(text),
         MoveError::GameOver => GameOverError::new_err(text),
-    }
-}
-
-pub fn side_name(s: Side) -> &'static str {
-    match s {
-        Side::South => "south",
-        Side::North => "north",
     }
 }
 
@@ -579,22 +507,25 @@ impl Position {
 
     /// The board as an SVG picture (kete's board drawing,
     /// `kete::draw::svg`): `flipped` puts North at the bottom, `legal`
-    /// marks the playable pits, `last` the pit the last move was sown from.
+    /// marks the playable pits, `last` the last turn (where its moves
+    /// started, the pits sown, where the last seed fell, the pits captured).
     #[pyo3(signature = (flipped = false, legal = true, last = true))]
     fn svg(&self, flipped: bool, legal: bool, last: bool) -> String {
-        self.inner.svg(&kete::draw::View {
+        let view = kete::draw::View {
             flipped,
             legal: if legal {
                 self.inner.legal_cells()
             } else {
                 Vec::new()
             },
-            last: if last {
-                self.inner.last_move_cell().into_iter().collect()
-            } else {
-                Vec::new()
-            },
-        })
+            ..kete::draw::View::default()
+        };
+        let view = if last {
+            view.with_turn(&self.inner.last_turn())
+        } else {
+            view
+        };
+        self.inner.svg(&view)
     }
 
     /// What Jupyter shows: the board drawn, the playable pits and the last
@@ -848,7 +779,9 @@ pub fn variant_options<'py>(py: Python<'py>, variant: &str) -> PyResult<Bound<'p
                 d.set_item("min", min)?;
                 d.set_item("max", max)?;
             }
-            kete::variants::OptionKind::Combo { values, default } => {
+            kete::variants::OptionKind::Combo {
+                values, default, ..
+            } => {
                 d.set_item("kind", "combo")?;
                 d.set_item("default", default)?;
                 d.set_item("values", values.to_vec())?;

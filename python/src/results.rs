@@ -2,6 +2,7 @@
 //! [`Line`], [`Analysis`] and [`Solution`]. The in-process engine and an
 //! external one answer with the same objects.
 
+use kete::game::Side;
 use pyo3::prelude::*;
 
 /// `'text'`, as Python shows a string.
@@ -286,5 +287,13 @@ impl Solution {
                 py_list(&self.best_moves)
             ),
         }
+    }
+}
+
+/// A side's name as Python code spells it.
+pub fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::South => "south",
+        Side::North => "north",
     }
 }
