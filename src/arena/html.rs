@@ -46,9 +46,25 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The page.
+/// The page: the settings, then a section per part of report.md, each
+/// table with its chart.
 pub fn render_html(h: &ReportHeader, t: &Tally, games: &[GameLine]) -> String {
     let mut s = String::new();
+    settings(&mut s, h, t);
+    standings(&mut s, t, games);
+    pairings(&mut s, t);
+    if let Some(sprt) = &h.sprt {
+        sprt_section(&mut s, t, games, sprt);
+    }
+    times(&mut s, t);
+    endings(&mut s, t);
+    failures(&mut s, t);
+    s.push_str("</body>\n</html>\n");
+    s
+}
+
+/// The head of the page and the tournament's settings.
+fn settings(s: &mut String, h: &ReportHeader, t: &Tally) {
     let opts: Vec<String> = h.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let _ = write!(
         s,
@@ -79,15 +95,18 @@ pub fn render_html(h: &ReportHeader, t: &Tally, games: &[GameLine]) -> String {
         let _ = writeln!(s, "<li>engine {}</li>", esc(e));
     }
     let _ = writeln!(s, "</ul>");
+}
 
+/// The standings and who was ahead as the games came in.
+fn standings(s: &mut String, t: &Tally, games: &[GameLine]) {
     let _ = writeln!(s, "<h2>Standings</h2>");
     let _ = writeln!(
         s,
         "<p>Elo is each engine's against the field it met, from its own W/D/L (95% interval).</p>"
     );
-    table(&mut s, "standings", &STANDINGS, &standings_rows(t));
+    table(s, "standings", &STANDINGS, &standings_rows(t));
     figure(
-        &mut s,
+        s,
         "progress",
         &progress_chart(t, games),
         if t.names.len() == 2 {
@@ -96,13 +115,16 @@ pub fn render_html(h: &ReportHeader, t: &Tally, games: &[GameLine]) -> String {
             "As the games came in (in schedule order): each engine's score against the field."
         },
     );
+}
 
+/// Each pairing and the crosstable.
+fn pairings(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "<h2>Pairings</h2>");
     let _ = writeln!(
         s,
         "<p>From the first engine's point of view. Pentanomial: game pairs (one opening, both colours) in which it took 0, ½, 1, 1½, 2 points; the pair Elo uses them.</p>"
     );
-    table(&mut s, "pairings", &PAIRINGS, &pairing_rows(t));
+    table(s, "pairings", &PAIRINGS, &pairing_rows(t));
 
     let _ = writeln!(s, "<h2>Crosstable</h2>");
     let _ = writeln!(
@@ -119,51 +141,59 @@ pub fn render_html(h: &ReportHeader, t: &Tally, games: &[GameLine]) -> String {
         })
         .collect();
     let head: Vec<&str> = head.iter().map(String::as_str).collect();
-    table(&mut s, "crosstable", &head, &rows);
+    table(s, "crosstable", &head, &rows);
+}
 
-    if let Some(sprt) = &h.sprt
-        && let Some((llr, state)) = t.sprt(sprt)
-    {
-        let (lo, hi) = sprt.bounds();
-        let verdict = match state {
-            stats::SprtState::Continue => "no decision yet",
-            stats::SprtState::AcceptH0 => "H0 accepted (lower bound crossed)",
-            stats::SprtState::AcceptH1 => "H1 accepted (upper bound crossed)",
-        };
-        let _ = writeln!(s, "<h2>SPRT</h2>");
-        let _ = writeln!(
-            s,
-            "<p class=\"sprt\">elo0 = {}, elo1 = {}, alpha = {}, beta = {} (logistic Elo, pentanomial): LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}.</p>",
-            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
-        );
-        figure(
-            &mut s,
-            "sprt",
-            &sprt_chart(t, games, sprt),
-            "The log-likelihood ratio as the games came in, between the bounds that decide the test.",
-        );
-    }
+/// The SPRT's verdict and its log-likelihood ratio as the games came in.
+fn sprt_section(s: &mut String, t: &Tally, games: &[GameLine], sprt: &stats::Sprt) {
+    let Some((llr, state)) = t.sprt(sprt) else {
+        return;
+    };
+    let (lo, hi) = sprt.bounds();
+    let verdict = match state {
+        stats::SprtState::Continue => "no decision yet",
+        stats::SprtState::AcceptH0 => "H0 accepted (lower bound crossed)",
+        stats::SprtState::AcceptH1 => "H1 accepted (upper bound crossed)",
+    };
+    let _ = writeln!(s, "<h2>SPRT</h2>");
+    let _ = writeln!(
+        s,
+        "<p class=\"sprt\">elo0 = {}, elo1 = {}, alpha = {}, beta = {} (logistic Elo, pentanomial): LLR {llr:.3} in [{lo:.3}, {hi:.3}]: {verdict}.</p>",
+        sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+    );
+    figure(
+        s,
+        "sprt",
+        &sprt_chart(t, games, sprt),
+        "The log-likelihood ratio as the games came in, between the bounds that decide the test.",
+    );
+}
 
+/// Time per move, per engine.
+fn times(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "<h2>Time per move</h2>");
     let _ = writeln!(
         s,
         "<p>Wall time from <code>go</code> to <code>bestmove</code> as the runner saw it. Overruns: moves longer than their <code>st</code> or than the clock left (the time margin not counted).</p>"
     );
-    table(&mut s, "times", &TIME_COLUMNS, &time_rows(t));
+    table(s, "times", &TIME_COLUMNS, &time_rows(t));
     figure(
-        &mut s,
+        s,
         "time",
         &time_chart(t),
         "Each engine's time per move: the bar to its median, the line to its 99th percentile, the dot at its longest move.",
     );
+}
 
+/// How the games ended, and why the rules ended them.
+fn endings(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "<h2>How the games ended</h2>");
     let mut rows: Vec<Vec<String>> = t
         .terminations
         .iter()
         .map(|(k, v)| vec![k.as_str().to_string(), v.to_string()])
         .collect();
-    table(&mut s, "terminations", &["termination", "games"], &rows);
+    table(s, "terminations", &["termination", "games"], &rows);
     if !t.endings.is_empty() {
         let _ = writeln!(
             s,
@@ -174,15 +204,18 @@ pub fn render_html(h: &ReportHeader, t: &Tally, games: &[GameLine]) -> String {
             .iter()
             .map(|(k, v)| vec![k.clone(), v.to_string()])
             .collect();
-        table(&mut s, "endings", &["reason", "games"], &rows);
+        table(s, "endings", &["reason", "games"], &rows);
     }
     figure(
-        &mut s,
+        s,
         "endings",
         &endings_chart(t),
         "Games by how they ended, and those the rules ended by why.",
     );
+}
 
+/// Games lost by failures (crashes, time, illegal moves), by reason.
+fn failures(s: &mut String, t: &Tally) {
     let _ = writeln!(s, "<h2>Failures by reason</h2>");
     if t.failures.is_empty() {
         let _ = writeln!(s, "<p>None.</p>");
@@ -194,15 +227,8 @@ pub fn render_html(h: &ReportHeader, t: &Tally, games: &[GameLine]) -> String {
                 vec![engine.clone(), kind.as_str().to_string(), v.to_string()]
             })
             .collect();
-        table(
-            &mut s,
-            "failures",
-            &["engine", "reason", "games lost"],
-            &rows,
-        );
+        table(s, "failures", &["engine", "reason", "games lost"], &rows);
     }
-    s.push_str("</body>\n</html>\n");
-    s
 }
 
 /// A table; cells that are numbers are aligned right.
