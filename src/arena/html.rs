@@ -577,7 +577,9 @@ fn sprt_chart(t: &Tally, games: &[GameLine], sprt: &stats::Sprt) -> String {
 /// move dot (on a scale to the largest 99th percentile; a longer move is
 /// drawn at the edge with its figure).
 fn time_chart(t: &Tally) -> String {
-    let rows: Vec<(String, Option<(f64, f64, f64)>)> = (0..t.names.len())
+    // Each engine's name with its median, 99th percentile and longest move.
+    type Row = (String, Option<(f64, f64, f64)>);
+    let rows: Vec<Row> = (0..t.names.len())
         .map(|e| {
             let times = sorted_times(t, e);
             let q = |p: f64| quantile(&times, p);
@@ -652,12 +654,13 @@ fn time_chart(t: &Tally) -> String {
         );
         let _ = write!(
             s,
-            "<circle class=\"max\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"#222\"><title>longest {max:.1} ms</title></circle><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text>",
+            "<circle class=\"max\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\" fill=\"#222\"><title>longest {max:.1} ms</title></circle><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{} / {}</text>",
             px(max),
             y + row_h / 2.0,
             px(max) + 8.0,
             y + row_h / 2.0 + 4.0,
-            format!("{} / {}", num(median), num(max))
+            num(median),
+            num(max)
         );
     }
     s.push_str("</svg>");
