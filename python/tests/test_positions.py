@@ -188,9 +188,16 @@ def test_the_svg_board_draws_every_cell(variant):
     assert p.svg() == svg
     assert "board, South to move" in svg
     assert " last" not in svg, "no move played yet"
-    q = p.play(p.moves()[0])
-    assert q.svg(legal=False).count(" last") == 1
-    assert q.svg(legal=False, last=False).count(" last") == 0
+    mv = p.moves()[0]
+    q = p.play(mv)
+    # The last turn: the cell it started from is marked "last", the cells
+    # it sowed "sown", as the web board marks them.
+    marked = re.findall(r'class="cell [^"]*\blast\b[^"]*" data-cell="(\d+)"', q.svg(legal=False))
+    assert len(marked) == 1, marked
+    assert re.search(r'class="cell [^"]*\bsown\b', q.svg(legal=False))
+    assert "last move started here" in q.svg(legal=False)
+    unmarked = q.svg(legal=False, last=False)
+    assert not re.search(r'class="cell [^"]*\b(last|sown|ended|captured)\b', unmarked)
     assert p.svg(flipped=True) != svg
 
 
