@@ -291,6 +291,7 @@ pub fn serve(
     limits: Limits,
     handler: Arc<dyn Fn(Request) + Send + Sync>,
 ) -> std::io::Result<()> {
+    widen_backlog(&listener);
     let places = Arc::new(Places::default());
     for stream in listener.incoming() {
         // Out of file descriptors and the like: wait, then go on.
@@ -322,6 +323,27 @@ pub fn serve(
         }
     }
     Ok(())
+}
+
+/// Lengthens the queue of connections not yet accepted from std's 128 to
+/// 4096 (capped by `net.core.somaxconn`): when a burst of
+/// connections finds the queue full, the kernel refuses them and their
+/// clients' kernels try again a second later, so that a page's request
+/// arriving with a crowd waits over a second. On Linux a second `listen`
+/// on a listening socket sets its queue's length.
+fn widen_backlog(listener: &TcpListener) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        const BACKLOG: i32 = 4096;
+        // SAFETY: listen() on the descriptor of a socket we own and that
+        // is open for the call; it changes only the length of its queue.
+        unsafe {
+            libc::listen(listener.as_raw_fd(), BACKLOG);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = listener;
 }
 
 /// Every place taken by a request being served: `503` at once.
