@@ -900,3 +900,34 @@ fn serve_makes_room_past_its_connection_cap_for_requests_that_come_whole() {
     }
     drop(idle);
 }
+
+/// The server's threads, from /proc (Linux).
+fn threads(pid: u32) -> Option<usize> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("Threads:"))?;
+    line["Threads:".len()..].trim().parse().ok()
+}
+
+#[test]
+fn serve_keeps_no_more_threads_than_places_while_it_drops_connections() {
+    use std::io::Write;
+    let s = Server::start_with(&["--connections", "8", "--jobs", "1"]);
+    if threads(s.pid()).is_none() {
+        return;
+    }
+    // Two hundred connections that start a request and never finish it:
+    // each past the eighth drops the oldest, whose thread must have ended
+    // before the newcomer's starts.
+    let mut most = 0;
+    let mut idle = Vec::new();
+    for _ in 0..200 {
+        let mut c = std::net::TcpStream::connect(&s.addr).unwrap();
+        c.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+        idle.push(c);
+        most = most.max(threads(s.pid()).unwrap_or(0));
+    }
+    // A place for each connection and the thread that accepts them.
+    assert!(most <= 8 + 1, "{most} threads for 8 places");
+    let (st, _) = s.json("GET", "/api/variants", "");
+    assert_eq!(st, 200);
+}

@@ -5,7 +5,9 @@
 //!   they are all taken, the connection that has waited longest for its
 //!   request's head is dropped to make room (one that sends its head slowly
 //!   or never cannot hold a place another needs), and if every place is
-//!   serving a request, the newcomer gets `503` with `Retry-After`;
+//!   serving a request, the newcomer gets `503` with `Retry-After`; a
+//!   connection keeps its place until its thread has been joined, so that
+//!   the threads are never more than the places;
 //! - a request's head must arrive within [`Limits::head`], its body within
 //!   [`Limits::body`] (`408` otherwise), a head is at most 16 KiB (`431`);
 //! - one request a connection (`Connection: close`), which is all a page on
@@ -153,32 +155,133 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// The open connections: when each came, and, while its head is still
-/// awaited, a handle to drop it by.
+/// How long a new connection may wait for the thread of one dropped to make
+/// room to end; past that it is answered `503`.
+const ROOM_WAIT: Duration = Duration::from_secs(1);
+
+/// A connection's place, from its accepting to the end of its thread.
+enum Place {
+    /// Its request's head is still awaited: a handle to drop it by.
+    Awaiting(TcpStream),
+    /// Its request is being served.
+    Serving,
+    /// Dropped to make room; its thread has yet to see it.
+    Dropped,
+    /// Its thread is ending: the place is free once it is joined.
+    Ended,
+}
+
+/// A connection: its place and its thread.
+struct Conn {
+    place: Place,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// The open connections, each kept until its thread has been joined, so
+/// that the threads are never more than the places. Ids grow with time.
 #[derive(Default)]
 struct Table {
     next: u64,
-    open: BTreeMap<u64, Option<TcpStream>>,
+    open: BTreeMap<u64, Conn>,
 }
 
-/// Removes a connection from the table when its thread ends.
+/// The table and a signal that a connection's thread is ending.
+#[derive(Default)]
+struct Places {
+    table: Mutex<Table>,
+    freed: Condvar,
+}
+
+impl Places {
+    /// A place for a new connection (`handle` to drop it by). When all
+    /// `limit` are taken, the connection that has waited longest for its
+    /// head is dropped and the end of its thread awaited; `None` when every
+    /// place is serving a request, or no place came free in time.
+    fn enter(&self, handle: TcpStream, limit: usize) -> Option<u64> {
+        let until = Instant::now() + ROOM_WAIT;
+        loop {
+            let mut t = self.table.lock().unwrap();
+            // The threads that are ending are joined (outside the lock),
+            // then their places are free.
+            let mut ended = Vec::new();
+            t.open.retain(|_, c| {
+                let done = matches!(c.place, Place::Ended);
+                if done {
+                    ended.extend(c.thread.take());
+                }
+                !done
+            });
+            if !ended.is_empty() {
+                drop(t);
+                for thread in ended {
+                    let _ = thread.join();
+                }
+                continue;
+            }
+            if t.open.len() < limit {
+                t.next += 1;
+                let id = t.next;
+                let conn = Conn {
+                    place: Place::Awaiting(handle),
+                    thread: None,
+                };
+                t.open.insert(id, conn);
+                return Some(id);
+            }
+            // One dropped already makes room once its thread sees it; only
+            // without one is another dropped.
+            if !t.open.values().any(|c| matches!(c.place, Place::Dropped)) {
+                let oldest = t
+                    .open
+                    .values_mut()
+                    .find(|c| matches!(c.place, Place::Awaiting(_)))?;
+                if let Place::Awaiting(s) = std::mem::replace(&mut oldest.place, Place::Dropped) {
+                    let _ = s.shutdown(Shutdown::Both);
+                }
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            drop(self.freed.wait_timeout(t, left).unwrap());
+        }
+    }
+
+    /// The thread serving connection `id`, to be joined when it ends.
+    fn started(&self, id: u64, thread: std::thread::JoinHandle<()>) {
+        if let Some(c) = self.table.lock().unwrap().open.get_mut(&id) {
+            c.thread = Some(thread);
+        }
+    }
+}
+
+/// A connection's place, given back as its thread ends.
 struct Entry {
     id: u64,
-    table: Arc<Mutex<Table>>,
+    places: Arc<Places>,
 }
 
 impl Entry {
-    /// Its head has come: it can no longer be dropped to make room.
-    fn serving(&self) {
-        if let Some(slot) = self.table.lock().unwrap().open.get_mut(&self.id) {
-            *slot = None;
+    /// Its head has come: it can no longer be dropped to make room. False
+    /// if it was dropped meanwhile, and is not to be served.
+    fn serving(&self) -> bool {
+        let mut t = self.places.table.lock().unwrap();
+        match t.open.get_mut(&self.id) {
+            Some(c) if matches!(c.place, Place::Awaiting(_)) => {
+                c.place = Place::Serving;
+                true
+            }
+            _ => false,
         }
     }
 }
 
 impl Drop for Entry {
     fn drop(&mut self) {
-        self.table.lock().unwrap().open.remove(&self.id);
+        if let Some(c) = self.places.table.lock().unwrap().open.get_mut(&self.id) {
+            c.place = Place::Ended;
+        }
+        self.places.freed.notify_all();
     }
 }
 
@@ -188,56 +291,59 @@ pub fn serve(
     limits: Limits,
     handler: Arc<dyn Fn(Request) + Send + Sync>,
 ) -> std::io::Result<()> {
-    let table = Arc::new(Mutex::new(Table::default()));
+    widen_backlog(&listener);
+    let places = Arc::new(Places::default());
     for stream in listener.incoming() {
-        let stream = match stream {
-            Ok(s) => s,
-            // Out of file descriptors and the like: wait, then go on.
-            Err(_) => {
-                std::thread::sleep(Duration::from_millis(20));
-                continue;
-            }
+        // Out of file descriptors and the like: wait, then go on.
+        let Ok((stream, handle)) = stream.and_then(|s| {
+            let handle = s.try_clone()?;
+            Ok((s, handle))
+        }) else {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
         };
         let _ = stream.set_nodelay(true);
-        let id = {
-            let mut t = table.lock().unwrap();
-            if t.open.len() >= limits.connections {
-                // The oldest connection still awaiting its head makes room
-                // (ids grow with time, so the first one found is it).
-                let oldest = t.open.iter().find(|(_, s)| s.is_some()).map(|(&id, _)| id);
-                match oldest {
-                    Some(id) => {
-                        if let Some(Some(s)) = t.open.remove(&id) {
-                            let _ = s.shutdown(Shutdown::Both);
-                        }
-                    }
-                    None => {
-                        drop(t);
-                        busy(stream);
-                        continue;
-                    }
-                }
-            }
-            t.next += 1;
-            let id = t.next;
-            t.open.insert(id, stream.try_clone().ok());
-            id
+        let Some(id) = places.enter(handle, limits.connections) else {
+            busy(stream);
+            continue;
         };
         let entry = Entry {
             id,
-            table: table.clone(),
+            places: places.clone(),
         };
         let handler = handler.clone();
         let spawned = std::thread::Builder::new()
             .name("kete-http".into())
             .spawn(move || connection(stream, entry, limits, &*handler));
-        if spawned.is_err() {
+        match spawned {
+            Ok(thread) => places.started(id, thread),
             // No thread to be had: the connection is dropped (its entry
-            // went with the closure).
-            std::thread::sleep(Duration::from_millis(20));
+            // went with the closure, ending its place).
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
         }
     }
     Ok(())
+}
+
+/// Lengthens the queue of connections not yet accepted from std's 128 to
+/// 4096 (capped by `net.core.somaxconn`): when a burst of
+/// connections finds the queue full, the kernel refuses them and their
+/// clients' kernels try again a second later, so that a page's request
+/// arriving with a crowd waits over a second. On Linux a second `listen`
+/// on a listening socket sets its queue's length.
+fn widen_backlog(listener: &TcpListener) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        const BACKLOG: i32 = 4096;
+        // SAFETY: listen() on the descriptor of a socket we own and that
+        // is open for the call; it changes only the length of its queue.
+        unsafe {
+            libc::listen(listener.as_raw_fd(), BACKLOG);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = listener;
 }
 
 /// Every place taken by a request being served: `503` at once.
@@ -283,7 +389,9 @@ fn connection(
             Err(_) => return,
         }
     };
-    entry.serving();
+    if !entry.serving() {
+        return;
+    }
     let Ok(head) = std::str::from_utf8(&buf[..end]) else {
         return refuse(stream, 400, "the request's head is not UTF-8");
     };
