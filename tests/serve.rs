@@ -404,6 +404,14 @@ fn serve_solves_small_counting_positions_exactly() {
     if v["exact"] == false {
         let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
         assert!(lo <= -2 && -2 <= hi, "{v}");
+        // The bounds in the evaluation's fixed-side words, no bare sign.
+        let words = v["words"].as_str().unwrap();
+        assert!(
+            words.starts_with("not solved in time: between ")
+                && words.contains(" for North")
+                && !words.contains(" -"),
+            "{v}"
+        );
     } else {
         assert_eq!(v["value"], -2, "{v}");
     }

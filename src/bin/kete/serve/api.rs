@@ -728,13 +728,6 @@ impl SolveJob {
     }
 }
 
-fn signed(v: i32) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
-    }
-}
 
 /// Without `stop`, only checks the request.
 struct Solve<'a> {
@@ -792,10 +785,11 @@ impl Solve<'_> {
                 ),
             }
         } else {
+            // The bounds in the evaluation's words: "+4 seeds for North".
             format!(
-                "not solved in time: between {} and {} seeds for South",
-                signed(lower),
-                signed(upper)
+                "not solved in time: between {} and {}",
+                seeds_text(100 * lower),
+                seeds_text(100 * upper)
             )
         };
         Ok(json!({
