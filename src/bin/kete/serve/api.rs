@@ -771,7 +771,6 @@ impl SolveJob {
     }
 }
 
-
 /// Without `stop`, only checks the request.
 struct Solve<'a> {
     req: &'a GameRequest,
