@@ -236,7 +236,7 @@ impl Driver {
             "const v = document.getElementById('variant'); v.value = '{variant}'; v.dispatchEvent(new Event('change'));"
         ));
         self.script(
-            "if (!document.getElementById('confirm').hidden) document.getElementById('confirmyes').click();",
+            "const c = document.getElementById('confirm'); if (c && !c.hidden) document.getElementById('confirmyes').click();",
         );
         self.wait(
             "the new board",
