@@ -395,6 +395,16 @@ fn captures<G: Board>(pos: &G, mv: G::Move) -> Option<u32> {
     None
 }
 
+/// A refusal of `text` that names it once: the rules' own words often
+/// quote it already.
+fn quoted(text: &str, why: &str) -> String {
+    if why.contains(&format!("'{}'", text.trim())) {
+        why.to_string()
+    } else {
+        format!("'{text}': {why}")
+    }
+}
+
 /// A typed move whose first letter is of another case than the move it was
 /// read as names the other side's pit: refused, saying so.
 fn same_case(typed: &str, read: &str, side: Side) -> Result<(), ApiError> {
@@ -472,7 +482,7 @@ impl BoardVisitor for Answer {
         }
         let mv = before
             .parse_move(text)
-            .map_err(|e| ApiError::bad(format!("'{text}': {e}")))?;
+            .map_err(|e| ApiError::bad(quoted(text, &e.to_string())))?;
         if self.req.typed {
             same_case(text, &before.format_move(mv), before.side_to_move())?;
         }
