@@ -1120,7 +1120,7 @@ fn browser_on_a_phone_every_pit_is_a_finger_wide() {
     );
     // The question is brought into sight, in a phone's words.
     let prompt = d.script(
-        "const r = document.getElementById('prompt').getBoundingClientRect(); return [r.top >= 0 && r.bottom <= window.innerHeight, document.getElementById('prompttext').textContent];",
+        "const r = document.getElementById('prompt').getBoundingClientRect(); return [r.top >= 0 && r.bottom <= window.innerHeight + 1, document.getElementById('prompttext').textContent, r.top, r.bottom, window.innerHeight, window.scrollY];",
     );
     assert_eq!(
         prompt[0],
@@ -1291,13 +1291,20 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
     d.players("human", "human");
     d.engine_ms(250, false);
     d.script("document.getElementById('strength').dispatchEvent(new Event('input'));");
-    d.click("#cell-2");
-    wait_moves(&d, "C");
-    d.click("#cell-5");
+    // A turn of two sowings typed as the move list writes it.
+    d.script("document.getElementById('movetext').value = 'C F';");
+    d.click("#moveform button");
     wait_moves(&d, "C F");
     d.click("#board g.cell.legal[data-name='a']");
     wait_moves(&d, "C F a");
     let no_question = || assert_eq!(d.script(QUESTION), Value::Null);
+
+    // Two options at fault: each says so, and nothing changes.
+    d.script("const i = document.getElementById('opt-Pits'); i.value = '99'; i.dispatchEvent(new Event('change'));");
+    d.script("const i = document.getElementById('opt-Seeds'); i.value = '0'; i.dispatchEvent(new Event('change'));");
+    let errors = d.script("return ['opt-Pits-error', 'opt-Seeds-error'].map(id => document.getElementById(id).textContent !== '');");
+    assert_eq!(errors, json!([true, true]), "every field at fault says so");
+    d.script("const i = document.getElementById('opt-Seeds'); i.value = '4'; i.dispatchEvent(new Event('change'));");
 
     // A typo in an option, corrected to the game's own value: the game goes on.
     d.script("const i = document.getElementById('opt-Pits'); i.value = '9'; i.dispatchEvent(new Event('change'));");
@@ -1392,7 +1399,11 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
     // shows kete's search after its move.
     d.players("human", "engine");
     d.script("document.getElementById('animate').checked = true;");
-    let id = d.script("return document.querySelector('#board g.legal').id;");
+    let id = d.wait(
+        "a legal pit",
+        "const g = document.querySelector('#board g.legal'); return g ? g.id : null;",
+        Duration::from_secs(10),
+    );
     d.click(&format!("#{}", id.as_str().unwrap()));
     let moving = d.wait(
         "the move in progress",
@@ -1434,6 +1445,13 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
         head.as_str().unwrap().contains("(kete's estimate"),
         "{head}"
     );
+    // The person's turn is still told above kete's reply.
+    let note = d.script("return document.getElementById('note').textContent;");
+    let note = note.as_str().unwrap();
+    assert!(
+        note.starts_with("South played ") && note.contains("\nNorth played "),
+        "{note}"
+    );
     let pane = d.script("return document.getElementById('search').textContent;");
     assert!(
         pane.as_str()
@@ -1447,4 +1465,12 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
     d.wait("the question", QUESTION, Duration::from_secs(5));
     d.click("#confirmyes");
     wait_moves(&d, "");
+    // A person playing North alone sees the board turned, North at the
+    // bottom.
+    d.players("engine", "human");
+    d.wait(
+        "the board turned",
+        "return document.querySelector('#board svg').dataset.flipped === 'true';",
+        Duration::from_secs(10),
+    );
 }

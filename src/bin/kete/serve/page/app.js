@@ -14,6 +14,7 @@ const game = {
   moves: [], movers: [], view: 0,
   evals: {},        // ply -> { south, mate, text, exact, depth, nodes, lines }
   details: {},      // ply -> the engine's search output for its move there
+  notes: {},        // ply -> what the last turn before it did, in words
   replayNotes: {},  // ply of a move -> a recorded engine's score and depth
   players: { south: "human", north: "engine" },
 };
@@ -212,9 +213,14 @@ async function refresh() {
   const lt = current.last_turn;
   // A turn of several sowings is told sowing by sowing, then who is next.
   const each = (lt.each || []).map((x) => x.notes.length ? `${x.move} (${x.notes.join("; ")})` : x.move);
-  $("note").textContent = lt.moves.length
-    ? `${TITLE[lt.side]} played ${each.join(", then ")}.` + (current.outcome ? "" : ` ${TITLE[current.side]} to move.`)
-    : "";
+  let note = lt.moves.length ? `${TITLE[lt.side]} played ${each.join(", then ")}.` : "";
+  game.notes[game.view] = note;
+  // After kete's reply, the person's turn before it is still told.
+  const start = game.view - lt.moves.length;
+  if (lt.moves.length && isEngine(lt.side) && start > 0 && !isEngine(game.movers[start - 1]) && game.notes[start]) {
+    note = game.notes[start] + "\n" + note;
+  }
+  $("note").textContent = note + (note && !current.outcome ? ` ${TITLE[current.side]} to move.` : "");
   if (searchPly !== game.view && !thinking) {
     $("search").textContent = lastSearch(); $("search").removeAttribute("data-hint");
   }
@@ -336,6 +342,23 @@ function refuse(text) {
   $("moveerror").classList.remove("flash"); void $("moveerror").offsetWidth; $("moveerror").classList.add("flash");
 }
 
+// A typed turn: one move, or several in a row as the move list writes a
+// turn ("C F", Kalah's another turn), played one by one; a refusal stops
+// there and says which.
+async function typedTurn(moves) {
+  for (let k = 0; k < moves.length; k++) {
+    if (k > 0 && (!current || current.outcome || isEngine(current.side))) {
+      throw new Error(`'${moves[k]}': the turn is over after ${moves.slice(0, k).join(" ")}`);
+    }
+    let r;
+    try { r = await (k === 0 ? personPlay(moves[k], { typed: true }) : play(moves[k], { typed: true })); } catch (e) {
+      throw k === 0 ? e : new Error(`${moves.slice(0, k).join(" ")} played; ${e.message}`);
+    }
+    if (!r) return;
+  }
+  $("movetext").value = "";
+}
+
 // --- playing -------------------------------------------------------------------
 // A person's move: while looking back, it replaces the later moves, and the
 // page asks first.
@@ -366,17 +389,21 @@ async function play(text, opts) {
     game.movers = game.movers.slice(0, ply);
     for (const k of Object.keys(game.evals)) if (+k > ply) delete game.evals[k];
     for (const k of Object.keys(game.details)) if (+k > ply) delete game.details[k];
+    for (const k of Object.keys(game.notes)) if (+k > ply) delete game.notes[k];
     game.moves.push(r.move);
     game.movers.push(current.side);
     game.view = game.moves.length;
     hintCell = null;
     if ($("animate").checked) await animate(r.trace);
-  } finally {
+  } catch (e) {
     busy = false;
     playing = null;
     // A refused move leaves the position as it was: the buttons with it.
     showStatus();
+    throw e;
   }
+  busy = false;
+  playing = null;
   await refresh();
   return r;
 }
@@ -646,7 +673,7 @@ function graph() {
   let s = `<rect x="0" y="0" width="300" height="70" fill="#fffaf0"/>`;
   s += `<line x1="62" y1="35" x2="294" y2="35" stroke="#999" stroke-dasharray="3 3"/>`;
   s += `<text x="2" y="10" font-size="9" fill="#555">South +${R}</text><text x="2" y="38" font-size="9" fill="#555">level</text><text x="2" y="67" font-size="9" fill="#555">North +${R}</text>`;
-  s += `<line x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"/>`;
+  s += `<line class="cursor" x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"><title>the position shown (${game.view ? whereWords(game.view) : "the start"})</title></line>`;
   if (pts.length) {
     s += `<polyline fill="none" stroke="#1b5fa8" stroke-width="2" points="${pts.map((k, j) => `${X(k).toFixed(1)},${Y(vals[j]).toFixed(1)}`).join(" ")}"/>`;
     pts.forEach((k, j) => {
@@ -702,6 +729,8 @@ function rows() {
 
 function moveList() {
   const body = $("movelist").querySelector("tbody");
+  // The keys go on stepping where they were: the focus stays in the list.
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#movelist");
   body.innerHTML = "";
   let row = null, number = 0;
   for (const t of rows()) {
@@ -737,6 +766,7 @@ function moveList() {
   }
   // The current move in sight, inside the list (the page stays put).
   const cur = body.querySelector("button.current");
+  if (focused) (cur || body.querySelector("button.mv") || $("movelist")).focus({ preventScroll: true });
   const list = $("movelist");
   if (cur) {
     const top = cur.offsetTop - list.offsetTop;
@@ -823,21 +853,27 @@ function optionsUI() {
 }
 
 // The options as the fields give them, or the first field at fault.
+// Every field at fault says so at once.
 function readOptions() {
   const v = variantInfo($("variant").value);
   const out = {};
+  let first = null;
   for (const o of v.options) {
     const input = $("opt-" + o.name);
     fieldError(input.id + "-error", null);
+    input.removeAttribute("aria-invalid");
     if (o.kind === "spin") {
-      const n = Number(input.value);
+      const n = input.value === "" ? NaN : Number(input.value);
       if (!Number.isInteger(n) || n < o.min || n > o.max) {
-        return { error: input, message: `${o.label}: a whole number from ${o.min} to ${o.max}` };
+        const message = `${o.label}: a whole number from ${o.min} to ${o.max}`;
+        fieldError(input.id + "-error", message);
+        input.setAttribute("aria-invalid", "true");
+        if (!first) first = { error: input, message };
       }
     }
     out[o.name] = String(input.value);
   }
-  return { options: out };
+  return first || { options: out };
 }
 
 function applyOptions(input) {
@@ -918,7 +954,7 @@ async function newGame(opts) {
   if (searchAbort) searchAbort.abort();
   thinking = false;
   Object.assign(game, next);
-  game.movers = []; game.view = game.moves.length; game.evals = {}; game.details = {}; game.replayNotes = {};
+  game.movers = []; game.view = game.moves.length; game.evals = {}; game.details = {}; game.notes = {}; game.replayNotes = {};
   hintCell = null; searchPly = -1; reviewing = false;
   $("search").textContent = ""; $("note").textContent = "";
   showError(null); fieldError("moveerror", null);
@@ -927,6 +963,13 @@ async function newGame(opts) {
 
 function readPlayers() {
   for (const s of SIDES) game.players[s] = $(s).value;
+}
+
+// One person against kete: the board turned so that the person's side is
+// at the bottom (Turn board still turns it).
+function turnForPerson() {
+  const people = SIDES.filter((s) => !isEngine(s));
+  if (people.length === 1) flipped = people[0] === "north";
 }
 
 async function init() {
@@ -950,6 +993,7 @@ async function init() {
   $("swap").addEventListener("click", () => {
     const s = $("south").value; $("south").value = $("north").value; $("north").value = s;
     readPlayers();
+    turnForPerson();
     newGame({ keepStart: false }).catch(showError);
   });
   $("moveform").addEventListener("submit", (e) => {
@@ -958,7 +1002,7 @@ async function init() {
     if (!t) return;
     if (!current || current.outcome) return refuse("The game is over.");
     if (busy || thinking || (isEngine(current.side) && live())) return refuse("It is kete's move; wait for it.");
-    personPlay(t, { typed: true }).then((r) => { if (r) $("movetext").value = ""; }).catch((err) => refuse(err.message));
+    typedTurn(t.split(/\s+/)).catch((err) => refuse(err.message));
   });
   // The refusal goes once the move is being corrected.
   $("movetext").addEventListener("input", () => fieldError("moveerror", null));
@@ -982,7 +1026,7 @@ async function init() {
   $("redo").addEventListener("click", redo);
   $("cancel").addEventListener("click", cancelChoice);
   $("flip").addEventListener("click", () => { flipped = !flipped; refresh().catch(showError); });
-  for (const id of SIDES) $(id).addEventListener("change", () => { readPlayers(); refresh().catch(showError); });
+  for (const id of SIDES) $(id).addEventListener("change", () => { readPlayers(); turnForPerson(); refresh().catch(showError); });
   $("limit").addEventListener("change", () => { checkStrength(); save(); });
   $("strength").addEventListener("input", () => { if (checkStrength()) save(); });
   $("animate").addEventListener("change", save);
@@ -1030,7 +1074,7 @@ async function restore() {
   for (const side of SIDES) if (g.players && g.players[side]) $(side).value = g.players[side];
   readPlayers();
   Object.assign(game, { variant: g.variant, options: g.options || {}, start: g.start || null, moves: g.moves,
-    movers: [], evals: g.evals || {}, details: {}, replayNotes: {} });
+    movers: [], evals: g.evals || {}, details: {}, notes: {}, replayNotes: {} });
   game.view = Math.max(0, Math.min(g.moves.length, g.view | 0));
   showSettings();
   try { await refresh(); } catch (e) { return false; }
@@ -1075,7 +1119,7 @@ async function openReplay(k) {
   if (searchAbort) searchAbort.abort();
   game.variant = g.variant; game.options = g.options; game.start = g.start || null;
   game.moves = g.moves.map((m) => m.move);
-  game.movers = []; game.evals = {}; game.details = {}; game.replayNotes = {};
+  game.movers = []; game.evals = {}; game.details = {}; game.notes = {}; game.replayNotes = {};
   // Who played each move: the server's replay of the whole list.
   game.view = game.moves.length;
   const all = await api("/api/state", request());
