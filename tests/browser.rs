@@ -968,6 +968,32 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     d.click("#start");
     wait_moves(&d, "C d B");
     check_board(&d, &s, &mut e, oware.clone());
+    // A long pasted list: its last move is in sight inside the move list.
+    let mut long: Vec<String> = Vec::new();
+    for _ in 0..60 {
+        let (_, st) = s.json(
+            "POST",
+            "/api/state",
+            &json!({"variant": "oware", "moves": long}).to_string(),
+        );
+        match legal_texts(&st).first() {
+            Some(m) if st["outcome"].is_null() => long.push(m.to_string()),
+            _ => break,
+        }
+    }
+    let long = long.join(" ");
+    d.script(&format!(
+        "document.getElementById('startmoves').value = '{long}';"
+    ));
+    d.click("#start");
+    wait_moves(&d, &long);
+    let seen = d.script(
+        "const l = document.getElementById('movelist').getBoundingClientRect(); const c = document.querySelector('#movelist button.current').getBoundingClientRect(); return [c.top >= l.top && c.bottom <= l.bottom + 1, document.getElementById('movelist').scrollTop];",
+    );
+    assert_eq!(seen[0], json!(true), "the last move in sight: {seen}");
+    d.script("document.getElementById('startmoves').value = 'C d B';");
+    d.click("#start");
+    wait_moves(&d, "C d B");
     d.script("document.getElementById('startmoves').value = '';");
     // An option out of its range: refused beside the field, with the range
     // the field enforces; nothing changes.

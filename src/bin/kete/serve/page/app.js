@@ -769,7 +769,8 @@ function moveList() {
   if (focused) (cur || body.querySelector("button.mv") || $("movelist")).focus({ preventScroll: true });
   const list = $("movelist");
   if (cur) {
-    const top = cur.offsetTop - list.offsetTop;
+    // Measured on the screen: a button's offsetTop is its table cell's.
+    const top = cur.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
     if (top < list.scrollTop + 30 || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = Math.max(0, top - list.clientHeight / 2);
   }
 }
