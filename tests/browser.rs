@@ -1425,6 +1425,12 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
     // shows kete's search after its move.
     d.players("human", "engine");
     d.script("document.getElementById('animate').checked = true;");
+    // Every status the page shows from here, in order.
+    d.script(
+        "window.statuses = []; const t = document.getElementById('statustext');\
+         new MutationObserver(() => { const w = t.textContent; if (statuses[statuses.length - 1] !== w) statuses.push(w); })\
+           .observe(t, { childList: true, characterData: true, subtree: true });",
+    );
     let id = d.wait(
         "a legal pit",
         "const g = document.querySelector('#board g.legal'); return g ? g.id : null;",
@@ -1470,6 +1476,21 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
     assert!(
         head.as_str().unwrap().contains("(kete's estimate"),
         "{head}"
+    );
+    // The status went from the person's move to kete's without a
+    // "kete to move" between, and said "Your move" only when it was.
+    let statuses = d.script("return statuses;");
+    assert!(
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| !w.as_str().unwrap().starts_with("kete to move")),
+        "{statuses}"
+    );
+    assert!(
+        statuses[0].as_str().unwrap().starts_with("You play "),
+        "{statuses}"
     );
     // The person's turn is still told above kete's reply.
     let note = d.script("return document.getElementById('note').textContent;");

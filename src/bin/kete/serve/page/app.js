@@ -33,6 +33,7 @@ let searchPly = -1;      // the ply the engine pane speaks of
 let epoch = 0;           // bumped whenever the shown position changes
 let reviewing = false;   // stepping through the moves (the list, arrow keys)
 let playing = null;      // the move being played and animated: { side, text }
+let starting = false;    // kete's search is about to start
 
 // --- a question in the page ----------------------------------------------------
 // Resolves true for the first button, false for the second (or Escape, or
@@ -157,7 +158,7 @@ function statusWords() {
   if (current.outcome) return "Game over";
   const side = TITLE[current.side];
   if (!live()) return `Looking back: ${whereWords(game.view)}; ${side} to move. A move played here replaces the later moves; End or the last move returns.`;
-  if (isEngine(current.side)) return thinking ? `kete is thinking… (${side})` : `kete to move (${side})`;
+  if (isEngine(current.side)) return thinking || starting ? `kete is thinking… (${side})` : `kete to move (${side})`;
   const people = SIDES.filter((s) => !isEngine(s)).length;
   return people === 1 ? `Your move (${side})` : `${side} to move`;
 }
@@ -169,7 +170,7 @@ function showStatus() {
   else if (busy && playing) state = "moving";
   else if (current.outcome) state = "over";
   else if (!live()) state = "history";
-  else if (isEngine(current.side)) state = thinking ? "thinking" : "waiting";
+  else if (isEngine(current.side)) state = thinking || starting ? "thinking" : "waiting";
   st.dataset.state = state;
   st.dataset.over = current && current.outcome ? current.outcome.result : "";
   $("statustext").textContent = statusWords();
@@ -229,7 +230,12 @@ async function refresh() {
   showEval();
   save();
   document.body.setAttribute("data-ready", "1");
-  if (engineTurn() && !busy && !thinking) setTimeout(() => engineMove().catch(engineFailed), 30);
+  if (engineTurn() && !busy && !thinking) {
+    // kete starts at once: said so now, not "kete to move" for a moment.
+    starting = true;
+    showStatus();
+    setTimeout(() => { starting = false; engineMove().catch(engineFailed); }, 30);
+  }
 }
 
 // At the end of the game, after kete's turn: the searches that chose its
