@@ -1077,6 +1077,13 @@ fn browser_tab_reaches_a_pit_and_enter_plays_it() {
     d.keys(TAB);
     let label = d.script("return document.activeElement.getAttribute('aria-label');");
     assert_eq!(label, json!("B, 4 seeds, legal move"));
+    // The arrow keys go from pit to pit too.
+    d.keys(RIGHT);
+    let label = d.script("return document.activeElement.getAttribute('aria-label');");
+    assert_eq!(label, json!("C, 4 seeds, legal move"));
+    d.keys(LEFT);
+    let label = d.script("return document.activeElement.getAttribute('aria-label');");
+    assert_eq!(label, json!("B, 4 seeds, legal move"));
     d.keys(ENTER);
     wait_moves(&d, "B");
     check_board(&d, &s, &mut e, json!({"variant": "kalah"}));

@@ -1042,6 +1042,14 @@ async function init() {
     if (e.key === "Escape") { cancelChoice(); answerQuestion(false); return; }
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    // On a pit, the arrow keys go from pit to pit (the legal ones, as Tab).
+    if (t && t.closest && t.closest("#board g.cell") && e.key.startsWith("Arrow")) {
+      const pits = [...$("board").querySelectorAll('g.cell[tabindex="0"]')];
+      const k = pits.indexOf(t.closest("#board g.cell"));
+      const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
+      if (k >= 0 && pits.length) { e.preventDefault(); pits[(k + step + pits.length) % pits.length].focus(); }
+      return;
+    }
     if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); goTo(game.view - 1); }
     else if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); goTo(game.view + 1); }
     else if (e.key === "Home") { e.preventDefault(); goTo(0); }
