@@ -1499,6 +1499,15 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
         statuses[0].as_str().unwrap().starts_with("You play "),
         "{statuses}"
     );
+    // The status says what kete played, at the top where the eye is.
+    let status = d.script("return document.getElementById('statustext').textContent;");
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .starts_with("Your move (South) \u{2014} kete played "),
+        "{status}"
+    );
     // The person's turn is still told above kete's reply.
     let note = d.script("return document.getElementById('note').textContent;");
     let note = note.as_str().unwrap();

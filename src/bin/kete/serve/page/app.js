@@ -160,7 +160,12 @@ function statusWords() {
   if (!live()) return `Looking back: ${whereWords(game.view)}; ${side} to move. A move played here replaces the later moves; End or the last move returns.`;
   if (isEngine(current.side)) return thinking || starting ? `kete is thinking… (${side})` : `kete to move (${side})`;
   const people = SIDES.filter((s) => !isEngine(s)).length;
-  return people === 1 ? `Your move (${side})` : `${side} to move`;
+  if (people !== 1) return `${side} to move`;
+  // What kete just did, where the eye is (on a phone the note is below the
+  // board).
+  const lt = current.last_turn;
+  const reply = lt && lt.moves.length && isEngine(lt.side) ? ` \u2014 kete played ${lt.moves.join(" ")}` : "";
+  return `Your move (${side})${reply}`;
 }
 
 function showStatus() {
