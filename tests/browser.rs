@@ -432,6 +432,10 @@ fn browser_plays_a_whole_kalah_game_against_the_engine_to_the_result_banner() {
     let ev = d.script("return document.getElementById('evaltext').textContent;");
     let ev = ev.as_str().unwrap();
     assert!(
+        ev.contains("(kete's estimate, depth "),
+        "said to be an estimate: {ev}"
+    );
+    assert!(
         ev.contains(" for South")
             || ev.contains(" for North")
             || ev.contains("level")

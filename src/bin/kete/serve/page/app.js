@@ -605,7 +605,7 @@ async function hint() {
   await refresh();
   $("search").textContent = `hint: ${d.best} (${d.eval ? d.eval.text : d.score}, depth ${d.depth})\n` + detailsText(lines);
   $("search").setAttribute("data-hint", d.best);
-  $("evaltext").textContent = `Hint ${d.best}: ${d.eval ? d.eval.text : d.score}`;
+  $("evaltext").textContent = `Hint ${d.best}: ${game.evals[ply] ? evalWords(game.evals[ply]) : d.score}`;
 }
 
 async function solve() {
