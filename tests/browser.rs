@@ -249,6 +249,15 @@ impl Driver {
         );
     }
 
+    /// Clicks "Start from these", saying yes to the page's question when a
+    /// game is in progress.
+    fn start_pasted(&self) {
+        self.click("#start");
+        self.script(
+            "const c = document.getElementById('confirm'); if (c && !c.hidden) document.getElementById('confirmyes').click();",
+        );
+    }
+
     fn state(&self) -> String {
         self.script("return document.getElementById('status').dataset.state;")
             .as_str()
@@ -859,7 +868,7 @@ fn browser_bao_directions_and_safari_are_chosen_on_the_board() {
     d.script(&format!(
         "document.getElementById('starttoken').value = '{token}';"
     ));
-    d.click("#start");
+    d.start_pasted();
     d.wait(
         "the pasted position",
         &format!("return document.getElementById('token').value === '{token}';"),
@@ -940,7 +949,7 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     // A broken start position: refused beside its field; the game in
     // progress stays as it was, and playable.
     d.script("document.getElementById('positions').open = true; document.getElementById('starttoken').value = '4-4-4-X';");
-    d.click("#start");
+    d.start_pasted();
     let error = d.wait(
         "the refusal",
         "const t = document.getElementById('starttokenerror').textContent; return t ? t : null;",
@@ -959,7 +968,7 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     check_board(&d, &s, &mut e, oware.clone());
     // A move list with an illegal move: refused the same way.
     d.script("document.getElementById('starttoken').value = ''; document.getElementById('startmoves').value = 'C q';");
-    d.click("#start");
+    d.start_pasted();
     let error = d.wait(
         "the refusal",
         "const t = document.getElementById('startmoveserror').textContent; return t ? t : null;",
@@ -969,7 +978,7 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     assert_eq!(d.moves(), "C d");
     // A good one is played from the start.
     d.script("document.getElementById('startmoves').value = 'C d B';");
-    d.click("#start");
+    d.start_pasted();
     wait_moves(&d, "C d B");
     check_board(&d, &s, &mut e, oware.clone());
     // A long pasted list: its last move is in sight inside the move list.
@@ -989,14 +998,14 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     d.script(&format!(
         "document.getElementById('startmoves').value = '{long}';"
     ));
-    d.click("#start");
+    d.start_pasted();
     wait_moves(&d, &long);
     let seen = d.script(
         "const l = document.getElementById('movelist').getBoundingClientRect(); const c = document.querySelector('#movelist button.current').getBoundingClientRect(); return [c.top >= l.top && c.bottom <= l.bottom + 1, document.getElementById('movelist').scrollTop];",
     );
     assert_eq!(seen[0], json!(true), "the last move in sight: {seen}");
     d.script("document.getElementById('startmoves').value = 'C d B';");
-    d.click("#start");
+    d.start_pasted();
     wait_moves(&d, "C d B");
     d.script("document.getElementById('startmoves').value = '';");
     // An option out of its range: refused beside the field, with the range
@@ -1239,7 +1248,7 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
     d.script(&format!(
         "document.getElementById('positions').open = true; document.getElementById('starttoken').value = '{token}';"
     ));
-    d.click("#start");
+    d.start_pasted();
     d.wait(
         "the pasted position",
         &format!("return document.getElementById('token').value === '{token}';"),
@@ -1349,6 +1358,13 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(d.moves(), "C F a", "the same value does not restart");
     no_question();
+    // Starting from a pasted list asks too.
+    d.script("document.getElementById('positions').open = true; document.getElementById('startmoves').value = 'A';");
+    d.click("#start");
+    d.wait("the question", QUESTION, Duration::from_secs(5));
+    d.click("#confirmno");
+    assert_eq!(d.moves(), "C F a");
+    d.script("document.getElementById('startmoves').value = '';");
     // A real change asks; "keep" keeps the game and puts the field back.
     d.script("const i = document.getElementById('opt-Pits'); i.value = '5'; i.dispatchEvent(new Event('change'));");
     let q = d.wait("the question", QUESTION, Duration::from_secs(5));

@@ -1000,7 +1000,7 @@ async function init() {
   $("new").addEventListener("click", () => startNew("Start a new game?").catch(showError));
   $("confirmyes").addEventListener("click", () => answerQuestion(true));
   $("confirmno").addEventListener("click", () => answerQuestion(false));
-  $("start").addEventListener("click", () => newGame().catch(showError));
+  $("start").addEventListener("click", () => startNew("Start from the pasted position and moves?", { keepStart: true }).catch(showError));
   $("rematch").addEventListener("click", () => newGame({ keepStart: false }).catch(showError));
   $("swap").addEventListener("click", () => {
     const s = $("south").value; $("south").value = $("north").value; $("north").value = s;
