@@ -227,12 +227,17 @@ impl Driver {
         ));
     }
 
-    /// Chooses a game in the menu (which starts it) and waits for its board.
+    /// Chooses a game in the menu (which starts it, after saying yes to
+    /// the page's question when a game is in progress) and waits for its
+    /// board.
     fn game(&self, variant: &str) {
         self.script("document.getElementById('token').value = '';");
         self.script(&format!(
             "const v = document.getElementById('variant'); v.value = '{variant}'; v.dispatchEvent(new Event('change'));"
         ));
+        self.script(
+            "const c = document.getElementById('confirm'); if (c && !c.hidden) document.getElementById('confirmyes').click();",
+        );
         self.wait(
             "the new board",
             &format!(
@@ -241,6 +246,15 @@ impl Driver {
                 if variant.starts_with("bao") { 34 } else { 14 }
             ),
             Duration::from_secs(20),
+        );
+    }
+
+    /// Clicks "Start from these", saying yes to the page's question when a
+    /// game is in progress.
+    fn start_pasted(&self) {
+        self.click("#start");
+        self.script(
+            "const c = document.getElementById('confirm'); if (c && !c.hidden) document.getElementById('confirmyes').click();",
         );
     }
 
@@ -427,6 +441,10 @@ fn browser_plays_a_whole_kalah_game_against_the_engine_to_the_result_banner() {
     let ev = d.script("return document.getElementById('evaltext').textContent;");
     let ev = ev.as_str().unwrap();
     assert!(
+        ev.contains("(kete's estimate, depth "),
+        "said to be an estimate: {ev}"
+    );
+    assert!(
         ev.contains(" for South")
             || ev.contains(" for North")
             || ev.contains("level")
@@ -519,7 +537,7 @@ fn browser_plays_a_whole_kalah_game_against_the_engine_to_the_result_banner() {
                 "const t = document.getElementById('search').textContent; return t.startsWith('solving') ? null : t;",
                 Duration::from_secs(30),
             );
-            assert!(text.as_str().unwrap().starts_with("exact: "), "{text}");
+            assert!(text.as_str().unwrap().starts_with("proven: "), "{text}");
         }
         let id = d.script("return document.querySelector('#board g.legal').id;");
         let before = d.moves();
@@ -618,6 +636,15 @@ fn browser_undo_takes_back_a_whole_turn_and_nothing_stays_stale() {
     assert!(note.as_str().unwrap().contains("another turn"), "{note}");
     d.click("#cell-5");
     wait_moves(&d, "C F");
+    // The note tells the whole turn, sowing by sowing, and who is next.
+    let note = d.script("return document.getElementById('note').textContent;");
+    let note = note.as_str().unwrap();
+    assert!(
+        note.starts_with("South played C (")
+            && note.contains("another turn), then F")
+            && note.ends_with("North to move."),
+        "{note}"
+    );
     let last = d.script(
         "return [...document.querySelectorAll('#board g.cell.last')].map(g => g.dataset.name);",
     );
@@ -753,6 +780,14 @@ fn browser_bao_directions_and_safari_are_chosen_on_the_board() {
         prompt.as_str().unwrap().starts_with("A6: which way?"),
         "{prompt}"
     );
+    // Each way named in the notation the move list and the hint use.
+    let buttons = d.script(
+        "return [...document.querySelectorAll('#choices button')].map(b => b.textContent).sort();",
+    );
+    assert_eq!(
+        buttons,
+        json!(["A6< \u{2014} toward A5", "A6> \u{2014} toward A7"])
+    );
     assert_eq!(
         d.script("return document.querySelectorAll('#board g.cell.target').length;"),
         json!(2)
@@ -802,12 +837,38 @@ fn browser_bao_directions_and_safari_are_chosen_on_the_board() {
     // A safari: South's A5 after `A7> a7> A6> a8<` (a random game's),
     // pasted as the start position, may capture toward either kichwa; the
     // way to A8 ends in the nyumba, which may stop or go on (`A5>+`).
+    // A hint, then its pit: the hinted way is marked among the buttons.
+    d.click("#hint");
+    let hinted = d.wait(
+        "a hint",
+        "return document.getElementById('search').getAttribute('data-hint');",
+        Duration::from_secs(30),
+    );
+    d.click("#board g.cell.hint");
+    let marked = d.wait(
+        "the hinted way",
+        "const p = document.getElementById('prompt'); if (p.hidden) return 'one way'; const b = document.querySelector('#choices button.hinted'); return b ? b.dataset.moves : null;",
+        Duration::from_secs(10),
+    );
+    if marked != json!("one way") {
+        assert!(
+            marked
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .any(|m| json!(m) == hinted),
+            "{marked} / {hinted}"
+        );
+        d.click("#cancel");
+    } else {
+        wait_moves(&d, &format!("A6> {mv} {}", hinted.as_str().unwrap()));
+    }
     let token = "1,1,0,0,0,0,0,0/0,1,0,7,1,1,0,0/0,0,0,0,6,0,1,2/0,0,0,0,0,1,2,0-20-20-OO-S-x-0";
     d.script("document.getElementById('positions').open = true;");
     d.script(&format!(
         "document.getElementById('starttoken').value = '{token}';"
     ));
-    d.click("#start");
+    d.start_pasted();
     d.wait(
         "the pasted position",
         &format!("return document.getElementById('token').value === '{token}';"),
@@ -829,6 +890,13 @@ fn browser_bao_directions_and_safari_are_chosen_on_the_board() {
         .collect();
     offered.sort();
     assert_eq!(offered, ["A5<", "A5> A5>+"], "the ways of A5");
+    // The ways of a capture are the kichwa its seeds are sown from.
+    let prompt = d.script("return document.getElementById('prompttext').textContent;");
+    assert!(
+        prompt.as_str().unwrap().starts_with("A5 captures ")
+            && prompt.as_str().unwrap().contains("kichwa"),
+        "{prompt}"
+    );
     d.click("#board g.arrow.shown[data-moves='A5> A5>+']");
     let choices = d.wait(
         "stop or safari",
@@ -881,7 +949,7 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     // A broken start position: refused beside its field; the game in
     // progress stays as it was, and playable.
     d.script("document.getElementById('positions').open = true; document.getElementById('starttoken').value = '4-4-4-X';");
-    d.click("#start");
+    d.start_pasted();
     let error = d.wait(
         "the refusal",
         "const t = document.getElementById('starttokenerror').textContent; return t ? t : null;",
@@ -900,7 +968,7 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     check_board(&d, &s, &mut e, oware.clone());
     // A move list with an illegal move: refused the same way.
     d.script("document.getElementById('starttoken').value = ''; document.getElementById('startmoves').value = 'C q';");
-    d.click("#start");
+    d.start_pasted();
     let error = d.wait(
         "the refusal",
         "const t = document.getElementById('startmoveserror').textContent; return t ? t : null;",
@@ -910,9 +978,35 @@ fn browser_refuses_bad_input_beside_its_field_and_the_game_goes_on() {
     assert_eq!(d.moves(), "C d");
     // A good one is played from the start.
     d.script("document.getElementById('startmoves').value = 'C d B';");
-    d.click("#start");
+    d.start_pasted();
     wait_moves(&d, "C d B");
     check_board(&d, &s, &mut e, oware.clone());
+    // A long pasted list: its last move is in sight inside the move list.
+    let mut long: Vec<String> = Vec::new();
+    for _ in 0..60 {
+        let (_, st) = s.json(
+            "POST",
+            "/api/state",
+            &json!({"variant": "oware", "moves": long}).to_string(),
+        );
+        match legal_texts(&st).first() {
+            Some(m) if st["outcome"].is_null() => long.push(m.to_string()),
+            _ => break,
+        }
+    }
+    let long = long.join(" ");
+    d.script(&format!(
+        "document.getElementById('startmoves').value = '{long}';"
+    ));
+    d.start_pasted();
+    wait_moves(&d, &long);
+    let seen = d.script(
+        "const l = document.getElementById('movelist').getBoundingClientRect(); const c = document.querySelector('#movelist button.current').getBoundingClientRect(); return [c.top >= l.top && c.bottom <= l.bottom + 1, document.getElementById('movelist').scrollTop];",
+    );
+    assert_eq!(seen[0], json!(true), "the last move in sight: {seen}");
+    d.script("document.getElementById('startmoves').value = 'C d B';");
+    d.start_pasted();
+    wait_moves(&d, "C d B");
     d.script("document.getElementById('startmoves').value = '';");
     // An option out of its range: refused beside the field, with the range
     // the field enforces; nothing changes.
@@ -996,6 +1090,13 @@ fn browser_tab_reaches_a_pit_and_enter_plays_it() {
     d.keys(TAB);
     let label = d.script("return document.activeElement.getAttribute('aria-label');");
     assert_eq!(label, json!("B, 4 seeds, legal move"));
+    // The arrow keys go from pit to pit too.
+    d.keys(RIGHT);
+    let label = d.script("return document.activeElement.getAttribute('aria-label');");
+    assert_eq!(label, json!("C, 4 seeds, legal move"));
+    d.keys(LEFT);
+    let label = d.script("return document.activeElement.getAttribute('aria-label');");
+    assert_eq!(label, json!("B, 4 seeds, legal move"));
     d.keys(ENTER);
     wait_moves(&d, "B");
     check_board(&d, &s, &mut e, json!({"variant": "kalah"}));
@@ -1063,6 +1164,19 @@ fn browser_on_a_phone_every_pit_is_a_finger_wide() {
         "return document.querySelectorAll('#board g.arrow.shown').length === 2;",
         Duration::from_secs(10),
     );
+    // The question is brought into sight, in a phone's words.
+    let prompt = d.script(
+        "const r = document.getElementById('prompt').getBoundingClientRect(); return [r.top >= 0 && r.bottom <= window.innerHeight + 1, document.getElementById('prompttext').textContent, r.top, r.bottom, window.innerHeight, window.scrollY];",
+    );
+    assert_eq!(
+        prompt[0],
+        json!(true),
+        "the question on the screen: {prompt}"
+    );
+    assert!(
+        prompt[1].as_str().unwrap().contains("Tap an arrow"),
+        "{prompt}"
+    );
     d.screenshot("phone-bao-kiswahili-choice");
     d.click("#cell-6");
     wait_moves(&d, "A6>");
@@ -1106,10 +1220,24 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
             let rest = text
                 .strip_prefix("not solved in time: between ")
                 .unwrap_or_else(|| panic!("{text}"));
+            // The bounds in the headline's words ("+48 seeds for North"),
+            // and the estimate said to be one.
             let words: Vec<&str> = rest.split_whitespace().collect();
-            let (lo, hi): (i32, i32) = (words[0].parse().unwrap(), words[2].parse().unwrap());
+            let bound = |at: usize| -> i32 {
+                let n: i32 = words[at].trim_start_matches('+').parse().unwrap();
+                if words[at + 3].starts_with("North") {
+                    -n
+                } else {
+                    n
+                }
+            };
+            let (lo, hi) = (bound(0), bound(5));
             assert!(-48 <= lo && lo <= hi && hi <= 48, "{text}");
-            assert!(rest.contains("seeds for South"), "{text}");
+            assert!(
+                rest.contains("seeds for ") && !rest.contains(" -"),
+                "{text}"
+            );
+            assert!(rest.contains("not proven"), "{text}");
         }
     }
     // Kalah against kete from a pasted position near the end: the solve
@@ -1120,7 +1248,7 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
     d.script(&format!(
         "document.getElementById('positions').open = true; document.getElementById('starttoken').value = '{token}';"
     ));
-    d.click("#start");
+    d.start_pasted();
     d.wait(
         "the pasted position",
         &format!("return document.getElementById('token').value === '{token}';"),
@@ -1132,7 +1260,7 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
         "return document.querySelector('#graph rect.exact') ? document.getElementById('evaltext').textContent : null;",
         Duration::from_secs(30),
     );
-    assert!(exact.as_str().unwrap().contains("(exact)"), "{exact}");
+    assert!(exact.as_str().unwrap().contains("(proven)"), "{exact}");
     for _ in 0..3 {
         if d.idle(Duration::from_secs(30)) == "over" {
             break;
@@ -1174,7 +1302,7 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
         Duration::from_secs(20),
     );
     let noted = d.script(
-        "return [...document.querySelectorAll('#movelist .ev')].some(x => /^[+-]?[0-9.]+ d[0-9]+$/.test(x.textContent));",
+        "return [...document.querySelectorAll('#movelist .ev')].some(x => /^(S \\+|N \\+|level)[0-9.]* d[0-9]+$/.test(x.textContent));",
     );
     assert_eq!(
         noted,
@@ -1192,4 +1320,240 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
     let status = d.script("return document.getElementById('status').dataset.over;");
     assert_eq!(status, record["result"]);
     d.screenshot("replay");
+}
+
+/// Whether the page's question is showing, and its words.
+const QUESTION: &str = "const c = document.getElementById('confirm'); return c.hidden ? null : document.getElementById('confirmtext').textContent;";
+
+#[test]
+fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
+    if !browser_here() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let s = Server::start();
+    let d = Driver::start(1400, 1000);
+    d.open(&s);
+    d.players("human", "human");
+    d.engine_ms(250, false);
+    d.script("document.getElementById('strength').dispatchEvent(new Event('input'));");
+    // A turn of two sowings typed as the move list writes it.
+    d.script("document.getElementById('movetext').value = 'C F';");
+    d.click("#moveform button");
+    wait_moves(&d, "C F");
+    d.click("#board g.cell.legal[data-name='a']");
+    wait_moves(&d, "C F a");
+    let no_question = || assert_eq!(d.script(QUESTION), Value::Null);
+
+    // Two options at fault: each says so, and nothing changes.
+    d.script("const i = document.getElementById('opt-Pits'); i.value = '99'; i.dispatchEvent(new Event('change'));");
+    d.script("const i = document.getElementById('opt-Seeds'); i.value = '0'; i.dispatchEvent(new Event('change'));");
+    let errors = d.script("return ['opt-Pits-error', 'opt-Seeds-error'].map(id => document.getElementById(id).textContent !== '');");
+    assert_eq!(errors, json!([true, true]), "every field at fault says so");
+    d.script("const i = document.getElementById('opt-Seeds'); i.value = '4'; i.dispatchEvent(new Event('change'));");
+
+    // A typo in an option, corrected to the game's own value: the game goes on.
+    d.script("const i = document.getElementById('opt-Pits'); i.value = '9'; i.dispatchEvent(new Event('change'));");
+    d.script("const i = document.getElementById('opt-Pits'); i.value = '6'; i.dispatchEvent(new Event('change'));");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(d.moves(), "C F a", "the same value does not restart");
+    no_question();
+    // Starting from a pasted list asks too.
+    d.script("document.getElementById('positions').open = true; document.getElementById('startmoves').value = 'A';");
+    d.click("#start");
+    d.wait("the question", QUESTION, Duration::from_secs(5));
+    d.click("#confirmno");
+    assert_eq!(d.moves(), "C F a");
+    d.script("document.getElementById('startmoves').value = '';");
+    // A real change asks; "keep" keeps the game and puts the field back.
+    d.script("const i = document.getElementById('opt-Pits'); i.value = '5'; i.dispatchEvent(new Event('change'));");
+    let q = d.wait("the question", QUESTION, Duration::from_secs(5));
+    assert!(q.as_str().unwrap().contains("will be lost"), "{q}");
+    d.click("#confirmno");
+    assert_eq!(d.moves(), "C F a");
+    assert_eq!(
+        d.script("return document.getElementById('opt-Pits').value;"),
+        json!("6")
+    );
+    d.click("#new");
+    d.wait("the question", QUESTION, Duration::from_secs(5));
+    d.click("#confirmno");
+    assert_eq!(d.moves(), "C F a");
+
+    // A mistyped move: refused, the engine's buttons stay usable, and the
+    // refusal goes once the box is edited.
+    d.script("document.getElementById('movetext').value = 'Z9';");
+    d.click("#moveform button");
+    d.wait(
+        "the refusal",
+        "const t = document.getElementById('moveerror').textContent; return t ? t : null;",
+        Duration::from_secs(10),
+    );
+    assert_eq!(
+        d.script("return ['hint', 'go', 'solve'].map(id => document.getElementById(id).disabled);"),
+        json!([false, false, false]),
+        "the buttons are not left grey after a refused move"
+    );
+    d.click("#movetext");
+    d.keys("\u{E003}");
+    assert_eq!(
+        d.script("return document.getElementById('moveerror').textContent;"),
+        json!(""),
+        "the refusal clears when the box is edited"
+    );
+    d.script("document.getElementById('movetext').value = '';");
+
+    // Looking back counts as the move list's rows: C F a is row 1.
+    d.click("#movelist button.mv[data-ply='1']");
+    let status = d.wait(
+        "a look back",
+        "const s = document.getElementById('status'); return s.dataset.state === 'history' ? document.getElementById('statustext').textContent : null;",
+        Duration::from_secs(10),
+    );
+    let status = status.as_str().unwrap();
+    assert!(
+        status.contains("move 1 of 1 (after South's C)")
+            && status.contains("replaces the later moves"),
+        "{status}"
+    );
+    // A pit clicked there asks before the later moves are replaced.
+    d.click("#board g.cell.legal[data-name='A']");
+    let q = d.wait("the question", QUESTION, Duration::from_secs(5));
+    assert!(
+        q.as_str()
+            .unwrap()
+            .contains("replaces the 2 later moves (F a)"),
+        "{q}"
+    );
+    d.click("#confirmno");
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        d.script("return game.moves.join(' ');"),
+        json!("C F a"),
+        "nothing replaced"
+    );
+    d.keys("\u{E010}");
+    wait_moves(&d, "C F a");
+
+    // A reload: the game and the settings are back.
+    d.open(&s);
+    wait_moves(&d, "C F a");
+    assert_eq!(
+        d.script("return document.getElementById('strength').value;"),
+        json!("250")
+    );
+    assert_eq!(
+        d.script("return [document.getElementById('south').value, document.getElementById('north').value];"),
+        json!(["human", "human"])
+    );
+
+    // Against kete: the status says the move is being played until its
+    // sowing ends; the move list's numbers say for whom; the engine pane
+    // shows kete's search after its move.
+    d.players("human", "engine");
+    d.script("document.getElementById('animate').checked = true;");
+    // Every status the page shows from here, in order.
+    d.script(
+        "window.statuses = []; const t = document.getElementById('statustext');\
+         new MutationObserver(() => { const w = t.textContent; if (statuses[statuses.length - 1] !== w) statuses.push(w); })\
+           .observe(t, { childList: true, characterData: true, subtree: true });",
+    );
+    let id = d.wait(
+        "a legal pit",
+        "const g = document.querySelector('#board g.legal'); return g ? g.id : null;",
+        Duration::from_secs(10),
+    );
+    d.click(&format!("#{}", id.as_str().unwrap()));
+    let moving = d.wait(
+        "the move in progress",
+        "const s = document.getElementById('status'); return s.dataset.state === 'moving' || s.dataset.state === 'you' ? [s.dataset.state, document.getElementById('statustext').textContent, !!document.querySelector('#hand')] : null;",
+        Duration::from_secs(10),
+    );
+    assert_eq!(moving[0], json!("moving"), "{moving}");
+    assert!(
+        moving[1].as_str().unwrap().starts_with("You play "),
+        "{moving}"
+    );
+    d.engine_ms(250, false);
+    for _ in 0..10 {
+        d.idle(Duration::from_secs(30));
+        if d.script("return game.movers[game.movers.length - 1];") == json!("north") {
+            break;
+        }
+        let id = d.script("return document.querySelector('#board g.legal').id;");
+        d.click(&format!("#{}", id.as_str().unwrap()));
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let evs = d.script(
+        "return [...document.querySelectorAll('#movelist td.north .ev')].map(x => x.textContent);",
+    );
+    let evs = evs.as_array().unwrap();
+    assert!(!evs.is_empty());
+    for ev in evs {
+        let ev = ev.as_str().unwrap();
+        assert!(
+            ev.starts_with("S +")
+                || ev.starts_with("N +")
+                || ev == "level"
+                || ev.contains(" wins in "),
+            "a labelled evaluation: {ev}"
+        );
+    }
+    let head = d.script("return document.getElementById('evaltext').textContent;");
+    assert!(
+        head.as_str().unwrap().contains("(kete's estimate"),
+        "{head}"
+    );
+    // The status went from the person's move to kete's without a
+    // "kete to move" between, and said "Your move" only when it was.
+    let statuses = d.script("return statuses;");
+    assert!(
+        statuses
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| !w.as_str().unwrap().starts_with("kete to move")),
+        "{statuses}"
+    );
+    assert!(
+        statuses[0].as_str().unwrap().starts_with("You play "),
+        "{statuses}"
+    );
+    // The status says what kete played, at the top where the eye is.
+    let status = d.script("return document.getElementById('statustext').textContent;");
+    assert!(
+        status
+            .as_str()
+            .unwrap()
+            .starts_with("Your move (South) \u{2014} kete played "),
+        "{status}"
+    );
+    // The person's turn is still told above kete's reply.
+    let note = d.script("return document.getElementById('note').textContent;");
+    let note = note.as_str().unwrap();
+    assert!(
+        note.starts_with("South played ") && note.contains("\nNorth played "),
+        "{note}"
+    );
+    let pane = d.script("return document.getElementById('search').textContent;");
+    assert!(
+        pane.as_str()
+            .unwrap()
+            .starts_with("kete's search for its move "),
+        "the engine pane after kete's move: {pane}"
+    );
+
+    // New game, said yes to: a new game.
+    d.click("#new");
+    d.wait("the question", QUESTION, Duration::from_secs(5));
+    d.click("#confirmyes");
+    wait_moves(&d, "");
+    // A person playing North alone sees the board turned, North at the
+    // bottom.
+    d.players("engine", "human");
+    d.wait(
+        "the board turned",
+        "return document.querySelector('#board svg').dataset.flipped === 'true';",
+        Duration::from_secs(10),
+    );
 }

@@ -404,6 +404,14 @@ fn serve_solves_small_counting_positions_exactly() {
     if v["exact"] == false {
         let (lo, hi) = (v["lower"].as_i64().unwrap(), v["upper"].as_i64().unwrap());
         assert!(lo <= -2 && -2 <= hi, "{v}");
+        // The bounds in the evaluation's fixed-side words, no bare sign.
+        let words = v["words"].as_str().unwrap();
+        assert!(
+            words.starts_with("not solved in time: between ")
+                && words.contains(" for North")
+                && !words.contains(" -"),
+            "{v}"
+        );
     } else {
         assert_eq!(v["value"], -2, "{v}");
     }
@@ -721,6 +729,20 @@ fn serve_tells_the_last_turn_and_offers_bao_directions_as_arrows() {
     assert_eq!(turn["ended"][0], json!(12), "C's last seed in the store");
     assert_eq!(v["movers"], json!(["south", "south"]));
     assert!(turn["notes"][0].as_str().unwrap().contains("another turn"));
+    // Each sowing with its own notes: C's another turn is C's, not F's.
+    assert_eq!(turn["each"][0]["move"], json!("C"));
+    assert!(
+        turn["each"][0]["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("another turn")
+    );
+    assert_eq!(turn["each"][1]["move"], json!("F"));
+    assert!(
+        !turn["each"][1]["notes"]
+            .to_string()
+            .contains("another turn")
+    );
     // Bao la Kiswahili's start: A6 and A7 each sow either way; an arrow for
     // each way, pointing at the first pit sown.
     let (_, v) = s.json(
@@ -764,6 +786,37 @@ fn serve_tells_the_last_turn_and_offers_bao_directions_as_arrows() {
         &json!({"variant": "bao-kiswahili", "moves": ["A6>"]}).to_string(),
     );
     assert_eq!(v["last_turn"]["started"], json!([5]));
+    // A capture's ways say how many seeds it takes (the browser test's
+    // safari position: A5 takes a5's 1 seed, sown on from a kichwa); a plain
+    // move takes none.
+    let token = "1,1,0,0,0,0,0,0/0,1,0,7,1,1,0,0/0,0,0,0,6,0,1,2/0,0,0,0,0,1,2,0-20-20-OO-S-x-0";
+    let (_, v) = s.json(
+        "POST",
+        "/api/state",
+        &json!({"variant": "bao-kiswahili", "start": token}).to_string(),
+    );
+    let a5: Vec<&Value> = v["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["text"].as_str().unwrap().starts_with("A5"))
+        .collect();
+    assert!(a5.len() >= 2, "{v}");
+    for m in a5 {
+        assert_eq!(m["captures"], json!(1), "{m}");
+    }
+    let (_, v) = s.json(
+        "POST",
+        "/api/state",
+        &json!({"variant": "bao-kiswahili"}).to_string(),
+    );
+    assert!(
+        v["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["captures"].is_null())
+    );
 }
 
 #[test]
@@ -817,6 +870,15 @@ fn serve_refuses_a_typed_letter_of_the_other_side() {
     let (st, v) = s.json("POST", "/api/move", &body.to_string());
     assert_eq!(st, 400);
     assert!(v["error"].as_str().unwrap().contains("North's pit"), "{v}");
+    // A text that is no move is named once, not twice.
+    let body = json!({"variant": "kalah", "move": "hello", "typed": true});
+    let (st, v) = s.json("POST", "/api/move", &body.to_string());
+    assert_eq!(st, 400);
+    assert_eq!(
+        v["error"].as_str().unwrap().matches("'hello'").count(),
+        1,
+        "{v}"
+    );
     // Untyped (a click's text), the case is not held against it.
     let body = json!({"variant": "kalah", "move": "A", "typed": true});
     let (st, _) = s.json("POST", "/api/move", &body.to_string());

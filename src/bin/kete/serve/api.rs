@@ -197,6 +197,9 @@ fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
         })
         .collect();
     let arrows = arrows(&legal, &cells);
+    // The seeds each move captures before it sows them on (Bao: the
+    // direction chosen is the capture's, from a kichwa).
+    let captures: Vec<Option<u32>> = moves.iter().map(|&mv| captures(pos, mv)).collect();
     let history = record.positions();
     let movers: Vec<Side> = history[..history.len() - 1]
         .iter()
@@ -236,7 +239,8 @@ fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
         "cells": cells,
         "legal": legal
             .iter()
-            .map(|(text, cell, to)| json!({ "text": text, "cell": cell, "toward": to }))
+            .zip(&captures)
+            .map(|((text, cell, to), taken)| json!({ "text": text, "cell": cell, "toward": to, "captures": taken }))
             .collect::<Vec<_>>(),
         "arrows": arrows
             .iter()
@@ -259,6 +263,21 @@ fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
             "captured": turn.captured,
             "laps": turn.laps,
             "notes": turn.notes,
+            // Each sowing of the turn with what the rules said of it.
+            "each": turn_moves
+                .iter()
+                .map(|(p, m)| {
+                    let (_, steps) = p.play_traced(*m);
+                    let notes: Vec<&String> = steps
+                        .iter()
+                        .filter_map(|s| match s {
+                            TraceStep::Note { text } => Some(text),
+                            _ => None,
+                        })
+                        .collect();
+                    json!({ "move": p.format_move(*m), "notes": notes })
+                })
+                .collect::<Vec<_>>(),
         },
         "outcome": outcome,
         "diagram": pos.diagram(),
@@ -352,6 +371,40 @@ fn toward<G: Board>(pos: &G, mv: G::Move, cell: usize) -> Option<usize> {
     })
 }
 
+/// The seeds a move takes from the opponent's pits before its sowing goes
+/// on from another cell than the one clicked: a capture whose seeds are
+/// then sown (Bao), so its direction is the capture's.
+fn captures<G: Board>(pos: &G, mv: G::Move) -> Option<u32> {
+    let cell = pos.move_cell(mv);
+    let cells = pos.cells();
+    let mover = pos.side_to_move();
+    let (_, steps) = pos.play_traced(mv);
+    for s in &steps {
+        match s {
+            TraceStep::Drop { cell: c } if *c != cell => return None,
+            TraceStep::Lift { cell: c, seeds }
+                if cells
+                    .get(*c)
+                    .is_some_and(|x| x.side != mover && x.kind == kete::game::CellKind::Pit) =>
+            {
+                return Some(*seeds);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A refusal of `text` that names it once: the rules' own words often
+/// quote it already.
+fn quoted(text: &str, why: &str) -> String {
+    if why.contains(&format!("'{}'", text.trim())) {
+        why.to_string()
+    } else {
+        format!("'{text}': {why}")
+    }
+}
+
 /// A typed move whose first letter is of another case than the move it was
 /// read as names the other side's pit: refused, saying so.
 fn same_case(typed: &str, read: &str, side: Side) -> Result<(), ApiError> {
@@ -429,7 +482,7 @@ impl BoardVisitor for Answer {
         }
         let mv = before
             .parse_move(text)
-            .map_err(|e| ApiError::bad(format!("'{text}': {e}")))?;
+            .map_err(|e| ApiError::bad(quoted(text, &e.to_string())))?;
         if self.req.typed {
             same_case(text, &before.format_move(mv), before.side_to_move())?;
         }
@@ -728,14 +781,6 @@ impl SolveJob {
     }
 }
 
-fn signed(v: i32) -> String {
-    if v > 0 {
-        format!("+{v}")
-    } else {
-        v.to_string()
-    }
-}
-
 /// Without `stop`, only checks the request.
 struct Solve<'a> {
     req: &'a GameRequest,
@@ -792,10 +837,11 @@ impl Solve<'_> {
                 ),
             }
         } else {
+            // The bounds in the evaluation's words: "+4 seeds for North".
             format!(
-                "not solved in time: between {} and {} seeds for South",
-                signed(lower),
-                signed(upper)
+                "not solved in time: between {} and {}",
+                seeds_text(100 * lower),
+                seeds_text(100 * upper)
             )
         };
         Ok(json!({

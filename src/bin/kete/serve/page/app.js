@@ -13,6 +13,8 @@ const game = {
   variant: "kalah", options: {}, start: null,
   moves: [], movers: [], view: 0,
   evals: {},        // ply -> { south, mate, text, exact, depth, nodes, lines }
+  details: {},      // ply -> the engine's search output for its move there
+  notes: {},        // ply -> what the last turn before it did, in words
   replayNotes: {},  // ply of a move -> a recorded engine's score and depth
   players: { south: "human", north: "engine" },
 };
@@ -24,11 +26,37 @@ let busy = false;        // a move is being played or animated
 let thinking = false;    // the engine is searching for its move
 let hintCell = null;     // for the shown ply only
 let hintPly = -1;
+let hintMove = null;     // the hinted move's text
 let selected = null;     // a pit whose several moves are offered
 let searchAbort = null;
 let searchPly = -1;      // the ply the engine pane speaks of
 let epoch = 0;           // bumped whenever the shown position changes
 let reviewing = false;   // stepping through the moves (the list, arrow keys)
+let playing = null;      // the move being played and animated: { side, text }
+let starting = false;    // kete's search is about to start
+
+// --- a question in the page ----------------------------------------------------
+// Resolves true for the first button, false for the second (or Escape, or
+// another question asked over it).
+let answer = null;
+function ask(text, yes, no) {
+  if (answer) answer(false);
+  $("confirmtext").textContent = text;
+  $("confirmyes").textContent = yes;
+  $("confirmno").textContent = no;
+  $("confirm").hidden = false;
+  $("confirm").scrollIntoView({ block: "nearest" });
+  $("confirmyes").focus();
+  return new Promise((res) => {
+    answer = (v) => { answer = null; $("confirm").hidden = true; res(v); };
+  });
+}
+function answerQuestion(v) { if (answer) answer(v); }
+
+// A game is in progress: moves played and no result at its end.
+function inProgress() {
+  return game.moves.length > 0 && !(atEnd() && current && current.outcome);
+}
 
 // --- the server ------------------------------------------------------------
 async function api(path, body) {
@@ -112,23 +140,42 @@ function atEnd() { return game.view === game.moves.length; }
 function live() { return atEnd() || !reviewing; }
 function engineTurn() { return current && !current.outcome && isEngine(current.side) && live(); }
 
+// Where the shown position is, counted as the move list's rows count.
+function whereWords(view) {
+  const turns = rows();
+  const total = turns.length ? turns[turns.length - 1].number : 0;
+  if (view === 0) return `the start, before move 1 of ${total}`;
+  const t = turns.find((x) => x.plies.includes(view - 1));
+  return `move ${t.number} of ${total} (after ${TITLE[t.side]}'s ${game.moves[view - 1]})`;
+}
+
 function statusWords() {
   if (!current) return "";
+  if (busy && playing) {
+    const who = isEngine(playing.side) ? "kete plays" : SIDES.filter((x) => !isEngine(x)).length === 1 ? "You play" : `${TITLE[playing.side]} plays`;
+    return `${who} ${playing.text}\u2026 (${TITLE[playing.side]})`;
+  }
   if (current.outcome) return "Game over";
   const side = TITLE[current.side];
-  if (!live()) return `Looking back: move ${game.view} of ${game.moves.length} (${side} to move). End or the last move returns.`;
-  if (isEngine(current.side)) return thinking ? `kete is thinking… (${side})` : `kete to move (${side})`;
+  if (!live()) return `Looking back: ${whereWords(game.view)}; ${side} to move. A move played here replaces the later moves; End or the last move returns.`;
+  if (isEngine(current.side)) return thinking || starting ? `kete is thinking… (${side})` : `kete to move (${side})`;
   const people = SIDES.filter((s) => !isEngine(s)).length;
-  return people === 1 ? `Your move (${side})` : `${side} to move`;
+  if (people !== 1) return `${side} to move`;
+  // What kete just did, where the eye is (on a phone the note is below the
+  // board).
+  const lt = current.last_turn;
+  const reply = lt && lt.moves.length && isEngine(lt.side) ? ` \u2014 kete played ${lt.moves.join(" ")}` : "";
+  return `Your move (${side})${reply}`;
 }
 
 function showStatus() {
   const st = $("status");
   let state = "you";
   if (!current) state = "";
+  else if (busy && playing) state = "moving";
   else if (current.outcome) state = "over";
   else if (!live()) state = "history";
-  else if (isEngine(current.side)) state = thinking ? "thinking" : "waiting";
+  else if (isEngine(current.side)) state = thinking || starting ? "thinking" : "waiting";
   st.dataset.state = state;
   st.dataset.over = current && current.outcome ? current.outcome.result : "";
   $("statustext").textContent = statusWords();
@@ -170,15 +217,44 @@ async function refresh() {
   $("movesline").value = game.moves.slice(0, game.view).join(" ");
   // Notes belong to the position shown: what its last turn did.
   const lt = current.last_turn;
-  $("note").textContent = lt.moves.length
-    ? `${TITLE[lt.side]} played ${lt.moves.join(" ")}` + (lt.notes.length ? ": " + lt.notes.join("; ") : "")
-    : "";
-  if (searchPly !== game.view && !thinking) { $("search").textContent = ""; $("search").removeAttribute("data-hint"); }
+  // A turn of several sowings is told sowing by sowing, then who is next.
+  const each = (lt.each || []).map((x) => x.notes.length ? `${x.move} (${x.notes.join("; ")})` : x.move);
+  let note = lt.moves.length ? `${TITLE[lt.side]} played ${each.join(", then ")}.` : "";
+  game.notes[game.view] = note;
+  // After kete's reply, the person's turn before it is still told.
+  const start = game.view - lt.moves.length;
+  if (lt.moves.length && isEngine(lt.side) && start > 0 && !isEngine(game.movers[start - 1]) && game.notes[start]) {
+    note = game.notes[start] + "\n" + note;
+  }
+  $("note").textContent = note + (note && !current.outcome ? ` ${TITLE[current.side]} to move.` : "");
+  if (searchPly !== game.view && !thinking) {
+    $("search").textContent = lastSearch(); $("search").removeAttribute("data-hint");
+  }
   showStatus();
   moveList();
   showEval();
+  save();
   document.body.setAttribute("data-ready", "1");
-  if (engineTurn() && !busy && !thinking) setTimeout(() => engineMove().catch(engineFailed), 30);
+  if (engineTurn() && !busy && !thinking) {
+    // kete starts at once: said so now, not "kete to move" for a moment.
+    starting = true;
+    showStatus();
+    setTimeout(() => { starting = false; engineMove().catch(engineFailed); }, 30);
+  }
+}
+
+// At the end of the game, after kete's turn: the searches that chose its
+// moves, so the engine pane is not empty after kete played.
+function lastSearch() {
+  if (!atEnd() || game.view === 0 || !isEngine(game.movers[game.view - 1])) return "";
+  const side = game.movers[game.view - 1];
+  let k = game.view;
+  while (k > 0 && game.movers[k - 1] === side) k--;
+  const out = [];
+  for (let j = k; j < game.view; j++) {
+    if (game.details[j]) out.push(`kete's search for its move ${game.moves[j]}${game.evals[j] ? " (" + evalWords(game.evals[j]) + ")" : ""}:\n${game.details[j]}`);
+  }
+  return out.join("\n");
 }
 
 // --- clicks and keys on the board --------------------------------------------
@@ -191,7 +267,7 @@ function clickCell(i, moves) {
     if ($("board").querySelector(`g.arrow.shown[data-to="${i}"]`)) return clickTarget(i);
   }
   if (isEngine(current.side) && live()) return refuse("It is kete's move; wait for it.");
-  if (moves.length === 1) return play(moves[0].text).catch(showError);
+  if (moves.length === 1) return personPlay(moves[0].text).catch(showError);
   // Several moves from this pit: its arrows and a prompt.
   cancelChoice();
   selected = i;
@@ -205,21 +281,34 @@ function clickCell(i, moves) {
     if (t) t.classList.add("target");
   }
   const name = cellGroup(i).dataset.name;
-  $("prompttext").textContent = `${name}: which way? Click an arrow, or the pit it points at.`;
+  const click = window.matchMedia && window.matchMedia("(pointer: coarse)").matches ? "Tap" : "Click";
+  // A capture's seeds are sown on from a kichwa: the way is the capture's.
+  const taken = moves.map((m) => m.captures).find((n) => n);
+  $("prompttext").textContent = (taken
+    ? `${name} captures ${taken} seed${taken === 1 ? "" : "s"}: sow them from which kichwa?`
+    : `${name}: which way?`) + ` ${click} an arrow, or the pit it points at.`;
   const box = $("choices");
   box.innerHTML = "";
+  const hinted = hintCell === i && hintPly === game.view ? hintMove : null;
   for (const a of arrows) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "choice";
     const to = cellGroup(parseInt(a.dataset.to, 10)).dataset.name;
-    b.textContent = `toward ${to}`;
+    // The move's notation, as the move list and the hint write it.
+    b.textContent = `${a.dataset.moves.split(" ").join(" / ")} \u2014 toward ${to}`;
+    if (hinted && a.dataset.moves.split(" ").includes(hinted)) {
+      b.classList.add("hinted");
+      b.textContent += " \u2605 hint";
+    }
     b.dataset.moves = a.dataset.moves;
     b.addEventListener("click", () => chooseDirection(a.dataset.moves.split(" "), a));
     box.appendChild(b);
   }
   $("prompt").hidden = false;
-  if (arrows.length) arrows[0].focus();
+  // On a phone the question is below the board: brought into sight.
+  $("prompt").scrollIntoView({ block: "nearest" });
+  if (arrows.length) arrows[0].focus({ preventScroll: true });
 }
 
 function clickTarget(cell) {
@@ -239,7 +328,7 @@ function cancelChoice() {
 // A direction chosen; Bao's capture ending in the nyumba may still stop
 // there or go on (safari).
 function chooseDirection(moves, arrow) {
-  if (moves.length === 1) { cancelChoice(); return play(moves[0]).catch(showError); }
+  if (moves.length === 1) { cancelChoice(); return personPlay(moves[0]).catch(showError); }
   const stop = moves.find((m) => !m.endsWith("+")) || moves[0];
   const safari = moves.find((m) => m.endsWith("+")) || moves[1];
   for (const a of $("board").querySelectorAll("g.arrow.shown")) if (a !== arrow) a.classList.remove("shown");
@@ -247,11 +336,13 @@ function chooseDirection(moves, arrow) {
   $("prompttext").textContent = "The capture ends in your nyumba: stop there, or go on and sow it (safari)?";
   const box = $("choices");
   box.innerHTML = "";
+  const hinted = hintPly === game.view ? hintMove : null;
   for (const [m, words] of [[stop, "Stop in the nyumba"], [safari, "Go on: safari"]]) {
     const b = document.createElement("button");
     b.type = "button"; b.className = "choice"; b.dataset.moves = m;
-    b.textContent = `${words} (${m})`;
-    b.addEventListener("click", () => { cancelChoice(); play(m).catch(showError); });
+    b.textContent = `${words} (${m})` + (m === hinted ? " \u2605 hint" : "");
+    if (m === hinted) b.classList.add("hinted");
+    b.addEventListener("click", () => { cancelChoice(); personPlay(m).catch(showError); });
     box.appendChild(b);
   }
   box.querySelector("button").focus();
@@ -262,12 +353,43 @@ function refuse(text) {
   $("moveerror").classList.remove("flash"); void $("moveerror").offsetWidth; $("moveerror").classList.add("flash");
 }
 
+// A typed turn: one move, or several in a row as the move list writes a
+// turn ("C F", Kalah's another turn), played one by one; a refusal stops
+// there and says which.
+async function typedTurn(moves) {
+  for (let k = 0; k < moves.length; k++) {
+    if (k > 0 && (!current || current.outcome || isEngine(current.side))) {
+      throw new Error(`'${moves[k]}': the turn is over after ${moves.slice(0, k).join(" ")}`);
+    }
+    let r;
+    try { r = await (k === 0 ? personPlay(moves[k], { typed: true }) : play(moves[k], { typed: true })); } catch (e) {
+      throw k === 0 ? e : new Error(`${moves.slice(0, k).join(" ")} played; ${e.message}`);
+    }
+    if (!r) return;
+  }
+  $("movetext").value = "";
+}
+
 // --- playing -------------------------------------------------------------------
+// A person's move: while looking back, it replaces the later moves, and the
+// page asks first.
+async function personPlay(text, opts) {
+  if (!live() && !atEnd()) {
+    const later = game.moves.length - game.view;
+    const ok = await ask(`Play ${text} here? This replaces the ${later} later move${later === 1 ? "" : "s"} (${game.moves.slice(game.view).join(" ")}).`,
+      `Play ${text}, drop the later moves`, "Cancel");
+    if (!ok) return null;
+  }
+  return play(text, opts);
+}
+
 async function play(text, opts) {
   if (busy) return;
   busy = true;
+  playing = { side: current.side, text };
   showError(null); fieldError("moveerror", null);
   $("prompt").hidden = true;
+  // The move is under way from the click on, until its sowing ends.
   showStatus();
   let r;
   try {
@@ -277,14 +399,22 @@ async function play(text, opts) {
     game.moves = game.moves.slice(0, ply);
     game.movers = game.movers.slice(0, ply);
     for (const k of Object.keys(game.evals)) if (+k > ply) delete game.evals[k];
+    for (const k of Object.keys(game.details)) if (+k > ply) delete game.details[k];
+    for (const k of Object.keys(game.notes)) if (+k > ply) delete game.notes[k];
     game.moves.push(r.move);
     game.movers.push(current.side);
     game.view = game.moves.length;
     hintCell = null;
     if ($("animate").checked) await animate(r.trace);
-  } finally {
+  } catch (e) {
     busy = false;
+    playing = null;
+    // A refused move leaves the position as it was: the buttons with it.
+    showStatus();
+    throw e;
   }
+  busy = false;
+  playing = null;
   await refresh();
   return r;
 }
@@ -348,7 +478,7 @@ async function animate(trace) {
   };
   for (const s of trace) {
     if (!svg.isConnected) return;
-    if (s.step === "note") { $("note").textContent = s.text; continue; }
+    if (s.step === "note") { $("note").textContent = playing ? `${TITLE[playing.side]} plays ${playing.text}: ${s.text}` : s.text; continue; }
     if (s.step === "lift") {
       counts[s.cell] -= s.seeds; inHand += s.seeds;
       removePebbles(s.cell, s.seeds); setCount(s.cell, counts[s.cell]);
@@ -456,6 +586,7 @@ async function engineMove() {
   } finally { thinking = false; }
   if (mine !== epoch || game.view !== ply) { showStatus(); return; }
   remember(ply, d);
+  if (d && d.best) game.details[ply] = detailsText(lines);
   if (d && d.best) await play(d.best);
   else showStatus();
 }
@@ -470,11 +601,11 @@ async function hint() {
   const d = await search(limits({ multipv: 3 }), (i) => { lines[i.multipv] = i; if (searchPly === ply) $("search").textContent = detailsText(lines); });
   if (mine !== epoch || game.view !== ply || !d || !d.best) return;
   remember(ply, d);
-  hintCell = d.cell; hintPly = ply;
+  hintCell = d.cell; hintPly = ply; hintMove = d.best;
   await refresh();
   $("search").textContent = `hint: ${d.best} (${d.eval ? d.eval.text : d.score}, depth ${d.depth})\n` + detailsText(lines);
   $("search").setAttribute("data-hint", d.best);
-  $("evaltext").textContent = `Hint ${d.best}: ${d.eval ? d.eval.text : d.score}`;
+  $("evaltext").textContent = `Hint ${d.best}: ${game.evals[ply] ? evalWords(game.evals[ply]) : d.score}`;
 }
 
 async function solve() {
@@ -487,13 +618,14 @@ async function solve() {
   if (mine !== epoch) return;
   const db = r.egtb ? `, ${r.tbhits} database hits${r.note ? "; " + r.note : ""}` : "";
   if (r.exact) {
-    game.evals[ply] = { south: 100 * r.south, mate: null, text: `${r.words} (exact)`, exact: true };
-    $("search").textContent = `exact: ${r.words}; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms${db})`;
+    game.evals[ply] = { south: 100 * r.south, mate: null, text: seedsFor(r.south), exact: true };
+    $("search").textContent = `proven: ${seedsFor(r.south)}, ${r.words}; best: ${r.best.join(" ")} (${r.nodes} nodes, ${r.ms} ms${db})`;
   } else {
-    $("search").textContent = `${r.words}; estimate ${r.south > 0 ? "+" : ""}${r.south} (${r.nodes} nodes${db})`;
+    $("search").textContent = `${r.words}; estimate ${seedsFor(r.south)}, not proven (${r.nodes} nodes${db})`;
   }
   $("search").setAttribute("data-solve", r.exact ? r.best.join(" ") : "");
   showEval();
+  if (!r.exact && game.view === ply) $("evaltext").textContent = `Solve: ${r.words}; estimate ${seedsFor(r.south)}, not proven`;
 }
 
 // --- the evaluation ------------------------------------------------------------
@@ -517,8 +649,7 @@ function showEval() {
     const v = southSeeds(e);
     const share = 1 / (1 + Math.exp(-v / 6));
     fill.style.width = (100 * share).toFixed(1) + "%";
-    $("evaltext").textContent = e.text + (e.exact ? "" : e.depth ? ` (depth ${e.depth})` : "")
-      + (at < game.view ? ` \u2014 as of move ${at}` : "");
+    $("evaltext").textContent = evalWords(e) + (at < game.view ? ` \u2014 as of ${asOf(at)}` : "");
     $("evalbox").dataset.eval = e.text;
   } else {
     fill.style.width = "50%";
@@ -526,6 +657,19 @@ function showEval() {
     $("evalbox").dataset.eval = "";
   }
   graph();
+}
+
+// An evaluation in words, saying whether it is proven or kete's estimate.
+function evalWords(e) {
+  return e.text + (e.exact ? " (proven)" : ` (kete's estimate${e.depth ? ", depth " + e.depth : ""})`);
+}
+
+// The move an evaluation of the position before move `ply` belongs to,
+// numbered as the move list's rows are.
+function asOf(ply) {
+  if (ply >= game.moves.length) return whereWords(ply);
+  const t = rows().find((x) => x.plies.includes(ply));
+  return `${TITLE[t.side]}'s move ${t.number} (${game.moves[ply]})`;
 }
 
 // The evaluation over the game, in seeds for South: a line through the
@@ -540,7 +684,7 @@ function graph() {
   let s = `<rect x="0" y="0" width="300" height="70" fill="#fffaf0"/>`;
   s += `<line x1="62" y1="35" x2="294" y2="35" stroke="#999" stroke-dasharray="3 3"/>`;
   s += `<text x="2" y="10" font-size="9" fill="#555">South +${R}</text><text x="2" y="38" font-size="9" fill="#555">level</text><text x="2" y="67" font-size="9" fill="#555">North +${R}</text>`;
-  s += `<line x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"/>`;
+  s += `<line class="cursor" x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"><title>the position shown (${game.view ? whereWords(game.view) : "the start"})</title></line>`;
   if (pts.length) {
     s += `<polyline fill="none" stroke="#1b5fa8" stroke-width="2" points="${pts.map((k, j) => `${X(k).toFixed(1)},${Y(vals[j]).toFixed(1)}`).join(" ")}"/>`;
     pts.forEach((k, j) => {
@@ -555,17 +699,29 @@ function graph() {
 }
 
 // --- the move list by turns ------------------------------------------------------
+// An evaluation in the move list: short, but saying for whom, as the
+// headline does ("N +16" is "+16 seeds for North").
 function shortEval(e) {
   if (!e) return "";
-  if (e.mate !== null && e.mate !== undefined) return `${e.mate > 0 ? "S" : "N"} in ${Math.abs(e.mate)}`;
-  const v = e.south / 100;
-  return (v > 0 ? "+" : "") + (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1));
+  if (e.mate !== null && e.mate !== undefined) return `${e.mate > 0 ? "S" : "N"} wins in ${Math.abs(e.mate)}`;
+  const v = e.south / 100, a = Math.abs(v);
+  if (a < 0.05) return "level";
+  const n = a >= 10 || Math.abs(a - Math.round(a)) < 0.05 ? String(Math.round(a)) : a.toFixed(1);
+  return `${v > 0 ? "S" : "N"} +${n}` + (e.exact ? " proven" : "");
 }
 
-function moveList() {
-  const body = $("movelist").querySelector("tbody");
-  body.innerHTML = "";
-  // Turns: a side's moves in a row (Kalah's another turn) go together.
+// Seeds from South's view in words, as the server words an evaluation.
+function seedsFor(v) {
+  const a = Math.abs(v);
+  if (a < 0.05) return "level";
+  const n = a >= 10 || Math.abs(a - Math.round(a)) < 0.05 ? String(Math.round(a)) : a.toFixed(1);
+  return `+${n} seed${n === "1" ? "" : "s"} for ${v > 0 ? "South" : "North"}`;
+}
+
+// The moves by turns (a side's moves in a row, Kalah's another turn, go
+// together), each with the number of its row in the move list: a row is a
+// South turn and the North turn after it.
+function rows() {
   const turns = [];
   game.moves.forEach((m, k) => {
     const side = game.movers[k] || (turns.length ? turns[turns.length - 1].side : "south");
@@ -573,10 +729,24 @@ function moveList() {
     if (last && last.side === side) last.plies.push(k);
     else turns.push({ side, plies: [k] });
   });
-  let row = null, number = 0;
+  let number = 0, filled = null;
   for (const t of turns) {
-    if (!row || t.side === "south" || row.querySelector(`td.${t.side}`).childElementCount) {
-      number += 1;
+    if (!filled || t.side === "south" || filled.has(t.side)) { number += 1; filled = new Set(); }
+    filled.add(t.side);
+    t.number = number;
+  }
+  return turns;
+}
+
+function moveList() {
+  const body = $("movelist").querySelector("tbody");
+  // The keys go on stepping where they were: the focus stays in the list.
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#movelist");
+  body.innerHTML = "";
+  let row = null, number = 0;
+  for (const t of rows()) {
+    if (t.number !== number) {
+      number = t.number;
       row = document.createElement("tr");
       row.innerHTML = `<th scope="row">${number}</th><td class="south"></td><td class="north"></td>`;
       body.appendChild(row);
@@ -591,23 +761,27 @@ function moveList() {
       b.addEventListener("click", () => goTo(k + 1));
       td.appendChild(b);
     }
-    // The engine's (or a recorded engine's) evaluation of its turn.
+    // The engine's (or a recorded engine's) evaluation of its turn: its
+    // last search in the turn, the one the headline shows after it.
     const k0 = t.plies[0];
-    const e = game.evals[k0];
+    const ke = [...t.plies].reverse().find((k) => game.evals[k]);
+    const e = ke === undefined ? null : game.evals[ke];
     const note = game.replayNotes[k0];
     if ((e && isEngine(t.side)) || note) {
       const span = document.createElement("span");
       span.className = "ev";
       span.textContent = note || shortEval(e);
-      if (e) span.title = e.text;
+      if (e) span.title = e.text + (e.exact ? " (proven)" : " (kete's estimate)");
       td.appendChild(span);
     }
   }
   // The current move in sight, inside the list (the page stays put).
   const cur = body.querySelector("button.current");
+  if (focused) (cur || body.querySelector("button.mv") || $("movelist")).focus({ preventScroll: true });
   const list = $("movelist");
   if (cur) {
-    const top = cur.offsetTop - list.offsetTop;
+    // Measured on the screen: a button's offsetTop is its table cell's.
+    const top = cur.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
     if (top < list.scrollTop + 30 || top > list.scrollTop + list.clientHeight - 30) list.scrollTop = Math.max(0, top - list.clientHeight / 2);
   }
 }
@@ -691,28 +865,58 @@ function optionsUI() {
 }
 
 // The options as the fields give them, or the first field at fault.
+// Every field at fault says so at once.
 function readOptions() {
   const v = variantInfo($("variant").value);
   const out = {};
+  let first = null;
   for (const o of v.options) {
     const input = $("opt-" + o.name);
     fieldError(input.id + "-error", null);
+    input.removeAttribute("aria-invalid");
     if (o.kind === "spin") {
-      const n = Number(input.value);
+      const n = input.value === "" ? NaN : Number(input.value);
       if (!Number.isInteger(n) || n < o.min || n > o.max) {
-        return { error: input, message: `${o.label}: a whole number from ${o.min} to ${o.max}` };
+        const message = `${o.label}: a whole number from ${o.min} to ${o.max}`;
+        fieldError(input.id + "-error", message);
+        input.setAttribute("aria-invalid", "true");
+        if (!first) first = { error: input, message };
       }
     }
     out[o.name] = String(input.value);
   }
-  return { options: out };
+  return first || { options: out };
 }
 
 function applyOptions(input) {
   const r = readOptions();
   if (r.error) { fieldError(r.error.id + "-error", r.message); r.error.setAttribute("aria-invalid", "true"); return; }
   if (input) input.removeAttribute("aria-invalid");
-  newGame({ keepStart: false }).catch(showError);
+  // A field put back to the game's own value (a typo corrected) changes
+  // nothing: the game goes on.
+  const keys = new Set([...Object.keys(r.options), ...Object.keys(game.options)]);
+  if (game.variant === $("variant").value && [...keys].every((k) => String(r.options[k]) === String(game.options[k]))) return;
+  const o = variantInfo($("variant").value).options.find((x) => x.name === (input && input.dataset.option));
+  startNew(`${o ? o.label : "A rule"} ${input ? input.value : ""}: start a new game with this rule?`).catch(showError);
+}
+
+// The fields back to the game's own settings (a new game declined).
+function showSettings() {
+  $("variant").value = game.variant;
+  optionsUI();
+  for (const [k, v] of Object.entries(game.options)) { const i = $("opt-" + k); if (i) i.value = v; }
+}
+
+// A new game with the fields' settings; while a game is in progress the
+// page asks first, and a no puts the fields back.
+async function startNew(question, opts) {
+  if (inProgress()) {
+    const turns = rows();
+    const n = turns.length ? turns[turns.length - 1].number : 0;
+    const ok = await ask(`${question} The game in progress (${n} move${n === 1 ? "" : "s"}) will be lost.`, "Start a new game", "Keep this game");
+    if (!ok) { showSettings(); return; }
+  }
+  await newGame(Object.assign({ keepStart: false }, opts || {}));
 }
 
 function checkStrength() {
@@ -762,7 +966,7 @@ async function newGame(opts) {
   if (searchAbort) searchAbort.abort();
   thinking = false;
   Object.assign(game, next);
-  game.movers = []; game.view = game.moves.length; game.evals = {}; game.replayNotes = {};
+  game.movers = []; game.view = game.moves.length; game.evals = {}; game.details = {}; game.notes = {}; game.replayNotes = {};
   hintCell = null; searchPly = -1; reviewing = false;
   $("search").textContent = ""; $("note").textContent = "";
   showError(null); fieldError("moveerror", null);
@@ -771,6 +975,13 @@ async function newGame(opts) {
 
 function readPlayers() {
   for (const s of SIDES) game.players[s] = $(s).value;
+}
+
+// One person against kete: the board turned so that the person's side is
+// at the bottom (Turn board still turns it).
+function turnForPerson() {
+  const people = SIDES.filter((s) => !isEngine(s));
+  if (people.length === 1) flipped = people[0] === "north";
 }
 
 async function init() {
@@ -783,15 +994,18 @@ async function init() {
   $("variant").addEventListener("change", () => {
     optionsUI();
     $("starttoken").value = ""; $("startmoves").value = "";
-    newGame({ keepStart: false }).catch(showError);
+    startNew(`Start a new game of ${variantInfo($("variant").value).title}?`).catch(showError);
   });
   optionsUI();
-  $("new").addEventListener("click", () => newGame({ keepStart: false }).catch(showError));
-  $("start").addEventListener("click", () => newGame().catch(showError));
+  $("new").addEventListener("click", () => startNew("Start a new game?").catch(showError));
+  $("confirmyes").addEventListener("click", () => answerQuestion(true));
+  $("confirmno").addEventListener("click", () => answerQuestion(false));
+  $("start").addEventListener("click", () => startNew("Start from the pasted position and moves?", { keepStart: true }).catch(showError));
   $("rematch").addEventListener("click", () => newGame({ keepStart: false }).catch(showError));
   $("swap").addEventListener("click", () => {
     const s = $("south").value; $("south").value = $("north").value; $("north").value = s;
     readPlayers();
+    turnForPerson();
     newGame({ keepStart: false }).catch(showError);
   });
   $("moveform").addEventListener("submit", (e) => {
@@ -800,8 +1014,10 @@ async function init() {
     if (!t) return;
     if (!current || current.outcome) return refuse("The game is over.");
     if (busy || thinking || (isEngine(current.side) && live())) return refuse("It is kete's move; wait for it.");
-    play(t, { typed: true }).then(() => { $("movetext").value = ""; }).catch((err) => refuse(err.message));
+    typedTurn(t.split(/\s+/)).catch((err) => refuse(err.message));
   });
+  // The refusal goes once the move is being corrected.
+  $("movetext").addEventListener("input", () => fieldError("moveerror", null));
   $("hint").addEventListener("click", () => { if (checkStrength()) hint().catch(engineFailed); });
   $("go").addEventListener("click", async () => {
     if (busy || thinking || !current || current.outcome || !checkStrength()) return;
@@ -812,6 +1028,7 @@ async function init() {
       const d = await search(limits(), (i) => { lines[i.multipv] = i; $("search").textContent = detailsText(lines); });
       thinking = false;
       remember(ply, d);
+      if (d && d.best) game.details[ply] = detailsText(lines);
       if (d && d.best && game.view === ply) await play(d.best);
     } catch (e) { engineFailed(e); }
     thinking = false; showStatus();
@@ -821,14 +1038,23 @@ async function init() {
   $("redo").addEventListener("click", redo);
   $("cancel").addEventListener("click", cancelChoice);
   $("flip").addEventListener("click", () => { flipped = !flipped; refresh().catch(showError); });
-  for (const id of SIDES) $(id).addEventListener("change", () => { readPlayers(); refresh().catch(showError); });
-  $("limit").addEventListener("change", checkStrength);
-  $("strength").addEventListener("input", checkStrength);
+  for (const id of SIDES) $(id).addEventListener("change", () => { readPlayers(); turnForPerson(); refresh().catch(showError); });
+  $("limit").addEventListener("change", () => { checkStrength(); save(); });
+  $("strength").addEventListener("input", () => { if (checkStrength()) save(); });
+  $("animate").addEventListener("change", save);
   // Arrow keys step through the move list (not while typing in a field).
   document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") { cancelChoice(); return; }
+    if (e.key === "Escape") { cancelChoice(); answerQuestion(false); return; }
     const t = e.target;
     if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    // On a pit, the arrow keys go from pit to pit (the legal ones, as Tab).
+    if (t && t.closest && t.closest("#board g.cell") && e.key.startsWith("Arrow")) {
+      const pits = [...$("board").querySelectorAll('g.cell[tabindex="0"]')];
+      const k = pits.indexOf(t.closest("#board g.cell"));
+      const step = e.key === "ArrowRight" || e.key === "ArrowDown" ? 1 : -1;
+      if (k >= 0 && pits.length) { e.preventDefault(); pits[(k + step + pits.length) % pits.length].focus(); }
+      return;
+    }
     if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); goTo(game.view - 1); }
     else if (e.key === "ArrowRight" || e.key === "ArrowDown") { e.preventDefault(); goTo(game.view + 1); }
     else if (e.key === "Home") { e.preventDefault(); goTo(0); }
@@ -840,7 +1066,39 @@ async function init() {
     resize = setTimeout(() => { if (current && wantPortrait(current.cells) !== portrait) refresh().catch(showError); }, 150);
   });
   readPlayers();
-  await newGame({ keepStart: false });
+  if (!(await restore())) await newGame({ keepStart: false });
+}
+
+// The game in progress and the settings, kept in the browser: a reload
+// (or a tab opened again) goes on where it was.
+const SAVED = "kete-board";
+function save() {
+  try {
+    localStorage.setItem(SAVED, JSON.stringify({
+      variant: game.variant, options: game.options, start: game.start, moves: game.moves,
+      view: game.view, evals: game.evals, players: game.players, flipped,
+      limit: $("limit").value, strength: $("strength").value, animate: $("animate").checked,
+    }));
+  } catch (e) { /* no storage: nothing kept */ }
+}
+
+async function restore() {
+  let g = null;
+  try { g = JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { g = null; }
+  if (!g || !variantInfo(g.variant) || !Array.isArray(g.moves)) return false;
+  if (g.limit) $("limit").value = g.limit;
+  if (g.strength) $("strength").value = g.strength;
+  $("animate").checked = g.animate !== false;
+  checkStrength();
+  flipped = !!g.flipped;
+  for (const side of SIDES) if (g.players && g.players[side]) $(side).value = g.players[side];
+  readPlayers();
+  Object.assign(game, { variant: g.variant, options: g.options || {}, start: g.start || null, moves: g.moves,
+    movers: [], evals: g.evals || {}, details: {}, notes: {}, replayNotes: {} });
+  game.view = Math.max(0, Math.min(g.moves.length, g.view | 0));
+  showSettings();
+  try { await refresh(); } catch (e) { return false; }
+  return true;
 }
 
 // --- replays ------------------------------------------------------------------------
@@ -864,8 +1122,8 @@ function recorded(score, side) {
   if (!score) return "";
   const [kind, n] = score.split(" ");
   const v = parseInt(n, 10) * (side === "north" ? -1 : 1);
-  if (kind === "mate") return `${v > 0 ? "S" : "N"} in ${Math.abs(v)}`;
-  return (v > 0 ? "+" : "") + (v / 100).toFixed(1);
+  if (kind === "mate") return `${v > 0 ? "S" : "N"} wins in ${Math.abs(v)}`;
+  return shortEval({ south: v, mate: null });
 }
 
 async function openReplay(k) {
@@ -881,7 +1139,7 @@ async function openReplay(k) {
   if (searchAbort) searchAbort.abort();
   game.variant = g.variant; game.options = g.options; game.start = g.start || null;
   game.moves = g.moves.map((m) => m.move);
-  game.movers = []; game.evals = {}; game.replayNotes = {};
+  game.movers = []; game.evals = {}; game.details = {}; game.notes = {}; game.replayNotes = {};
   // Who played each move: the server's replay of the whole list.
   game.view = game.moves.length;
   const all = await api("/api/state", request());
