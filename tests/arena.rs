@@ -210,6 +210,7 @@ fn strings(parts: &[&str]) -> Vec<String> {
 fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
     let dir = out_dir("broken");
     let crash_args = format!("args={KETE} 3");
+    let overrun_args = format!("args={KETE}");
     let args = strings(&[
         "--variant",
         "kalah",
@@ -232,6 +233,12 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
         "name=hangclock",
         "tc=0.2+0",
         "timemargin=50",
+        "--engine",
+        &format!("cmd={}", script("overrun.sh")),
+        &overrun_args,
+        "name=overrun",
+        "tc=1+0",
+        "timemargin=500",
         "--engine",
         &format!("cmd={}", script("illegal.sh")),
         "name=illegal",
@@ -270,13 +277,14 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
     let games = games(&dir);
     assert_eq!(
         games.len(),
-        14,
+        16,
         "every scheduled game is played and recorded"
     );
     let expected = [
         ("crash", "crash", "crashed"),
         ("hang", "timeout", "no bestmove within 300 ms"),
         ("hangclock", "timeout", "no bestmove within 250 ms"),
+        ("overrun", "timeout", ""),
         ("illegal", "illegal", "pit"),
         ("garbage", "illegal", "xyzzy"),
         ("mute", "handshake", "no 'ugiok'"),
@@ -311,13 +319,28 @@ fn broken_engines_lose_with_reasons_and_the_tournament_completes() {
             "{g}"
         );
     }
+    // An engine that takes 400 ms a move on a 1 s clock overdraws it on its
+    // third move and lives on the 500 ms margin: the time it takes beyond
+    // the clock is carried over, so it loses on time a move or three later
+    // instead of playing on the margin for ever.
+    for g in games.iter().filter(|g| g["offender"] == "overrun") {
+        let side = if g["south"] == "overrun" { "S" } else { "N" };
+        let own = g["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["side"] == side)
+            .count();
+        assert!((3..=8).contains(&own), "{own} moves before the loss: {g}");
+    }
     let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(report.contains("## Failures by reason"));
     assert!(report.contains("| crash | crash | 2 |"), "{report}");
     assert!(report.contains("| hang | timeout | 2 |"), "{report}");
     assert!(report.contains("| missing | handshake | 2 |"), "{report}");
     assert!(report.contains("| hangclock | timeout | 2 |"), "{report}");
-    assert!(report.contains("| kete | 14 | 14 | 0 | 0 |"), "{report}");
+    assert!(report.contains("| overrun | timeout | 2 |"), "{report}");
+    assert!(report.contains("| kete | 16 | 16 | 0 | 0 |"), "{report}");
     assert_eq!(String::from_utf8_lossy(&out.stdout), report);
     check_html(&dir, &["progress", "time", "endings"]);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -142,6 +142,11 @@ pub fn play<G: Game>(
         configs[0].tc.map_or(Duration::ZERO, |t| t.inc),
         configs[1].tc.map_or(Duration::ZERO, |t| t.inc),
     ];
+    // Time taken beyond the clock, within the margin: carried over to the
+    // next move, not forgiven. The margin absorbs the pipe's latency; an
+    // engine that spent it on thinking would otherwise get it again every
+    // move (cutechess lets the clock go below zero the same way).
+    let mut debts = [Duration::ZERO; 2];
     loop {
         if let Some(outcome) = record.outcome() {
             // The variant's rules say why (the record adds repetition).
@@ -198,7 +203,7 @@ pub fn play<G: Game>(
         let go = go_command(cfg, &clocks, &incs);
         let mut limit = cfg.timeout;
         if let Some(left) = clocks[i] {
-            limit = left + cfg.margin;
+            limit = (left + cfg.margin).saturating_sub(debts[i]);
         }
         if let Some(st) = cfg.st {
             limit = limit.min(st + cfg.margin);
@@ -212,18 +217,30 @@ pub fn play<G: Game>(
             Err(f) => return forfeit(&record, moves, side, names[i], f),
         };
         if let Some(left) = clocks[i] {
-            if reply.elapsed > left + cfg.margin {
+            let spent = reply.elapsed + debts[i];
+            if spent > left + cfg.margin {
                 let f = Failure {
                     kind: Termination::Timeout,
-                    detail: format!(
-                        "took {} ms with {} ms on the clock",
-                        reply.elapsed.as_millis(),
-                        left.as_millis()
-                    ),
+                    detail: if debts[i].is_zero() {
+                        format!(
+                            "took {} ms with {} ms on the clock",
+                            reply.elapsed.as_millis(),
+                            left.as_millis()
+                        )
+                    } else {
+                        format!(
+                            "took {} ms with {} ms on the clock, {} ms overdrawn before",
+                            reply.elapsed.as_millis(),
+                            left.as_millis(),
+                            debts[i].as_millis()
+                        )
+                    },
                 };
                 return forfeit(&record, moves, side, names[i], f);
             }
-            clocks[i] = Some(left.saturating_sub(reply.elapsed) + incs[i]);
+            let have = left + incs[i];
+            clocks[i] = Some(have.saturating_sub(spent));
+            debts[i] = spent.saturating_sub(have);
         }
         if let Some(st) = cfg.st
             && reply.elapsed > st + cfg.margin

@@ -169,7 +169,8 @@ Engine keys (--engine and --each):
   tc=S+I            a clock of S seconds plus I a move, kept by the runner
   st=S              fixed time per move (go movetime)
   depth=D, nodes=N  go depth, go nodes (they combine with a clock)
-  timemargin=MS     grace beyond the clock or st before a move is late (default 100)
+  timemargin=MS     grace beyond the clock or st before a move is late (default
+                    100); time taken over the clock is owed on the next moves
   timeout=S         longest wait for a move when no clock bounds it (default 60)
 
 Example: a 2-game tournament, depth 6 against depth 2
