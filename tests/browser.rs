@@ -272,6 +272,22 @@ impl Driver {
             .to_string()
     }
 
+    /// Clicks the first playable pit and waits until the move is in the
+    /// move list.
+    fn play_first_legal(&self) {
+        let id = self.script("return document.querySelector('#board g.legal').id;");
+        let before = self.moves();
+        self.click(&format!("#{}", id.as_str().unwrap()));
+        self.wait(
+            "the move",
+            &format!(
+                "return document.getElementById('movesline').value !== {};",
+                json!(before)
+            ),
+            Duration::from_secs(30),
+        );
+    }
+
     /// Waits until a person may move or the game is over; gives the state.
     fn idle(&self, limit: Duration) -> String {
         self.wait(
@@ -539,18 +555,8 @@ fn browser_plays_a_whole_kalah_game_against_the_engine_to_the_result_banner() {
             );
             assert!(text.as_str().unwrap().starts_with("proven: "), "{text}");
         }
-        let id = d.script("return document.querySelector('#board g.legal').id;");
-        let before = d.moves();
-        d.click(&format!("#{}", id.as_str().unwrap()));
+        d.play_first_legal();
         clicks += 1;
-        d.wait(
-            "the move",
-            &format!(
-                "return document.getElementById('movesline').value !== {};",
-                json!(before)
-            ),
-            Duration::from_secs(30),
-        );
         assert!(clicks < 200, "the game does not end");
     }
     // The result in words, in a banner, with the input off.
@@ -715,17 +721,7 @@ fn browser_undo_takes_back_a_whole_turn_and_nothing_stays_stale() {
     let before = d.moves();
     // The person's turn (one sowing or more), then kete's reply.
     for _ in 0..10 {
-        let id = d.script("return document.querySelector('#board g.legal').id;");
-        let was = d.moves();
-        d.click(&format!("#{}", id.as_str().unwrap()));
-        d.wait(
-            "the move",
-            &format!(
-                "return document.getElementById('movesline').value !== {};",
-                json!(was)
-            ),
-            Duration::from_secs(30),
-        );
+        d.play_first_legal();
         d.idle(Duration::from_secs(30));
         if d.script("return game.movers[game.movers.length - 1];") == json!("north") {
             break;
@@ -1265,17 +1261,7 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
         if d.idle(Duration::from_secs(30)) == "over" {
             break;
         }
-        let id = d.script("return document.querySelector('#board g.legal').id;");
-        let before = d.moves();
-        d.click(&format!("#{}", id.as_str().unwrap()));
-        d.wait(
-            "the move",
-            &format!(
-                "return document.getElementById('movesline').value !== {};",
-                json!(before)
-            ),
-            Duration::from_secs(30),
-        );
+        d.play_first_legal();
     }
     d.idle(Duration::from_secs(30));
 
