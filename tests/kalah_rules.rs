@@ -302,6 +302,12 @@ fn each_sowing_is_one_move_in_game_records() {
         "4-4-0-5-5-0-5-5-5-5-4-4-2-0-N"
     );
     assert_eq!(record.outcome(), None);
+    // The last turn is both sowings; North's reply is a turn of its own.
+    assert_eq!(record.last_turn_start(), 0);
+    record.play_text("a").unwrap();
+    assert_eq!(record.last_turn_start(), 2);
+    let fresh = GameRecord::new(Kalah::start(&KalahRules::default()));
+    assert_eq!(fresh.last_turn_start(), 0);
 }
 
 #[test]

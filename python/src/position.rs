@@ -159,17 +159,7 @@ impl<G: Board> DynPos for PosImpl<G> {
     }
     fn last_turn(&self) -> kete::draw::Turn {
         let (moves, positions) = (self.record.moves(), self.record.positions());
-        let Some(n) = moves.len().checked_sub(1) else {
-            return kete::draw::Turn::default();
-        };
-        // A turn is the moves one side made in a row (Kalah's another turn).
-        let mover = positions[n].side_to_move();
-        let first = (0..=n)
-            .rev()
-            .take_while(|&i| positions[i].side_to_move() == mover)
-            .last()
-            .unwrap_or(n);
-        let played: Vec<(G, G::Move)> = (first..=n)
+        let played: Vec<(G, G::Move)> = (self.record.last_turn_start()..moves.len())
             .map(|i| (positions[i].clone(), moves[i]))
             .collect();
         kete::draw::Turn::read(&played)

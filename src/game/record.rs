@@ -41,6 +41,21 @@ impl<G: Game> GameRecord<G> {
         &self.positions
     }
 
+    /// Where the last turn starts: the index of the first of the moves at
+    /// the end that one side played in a row (Kalah's another turn makes a
+    /// turn of several); the number of moves when none was played.
+    pub fn last_turn_start(&self) -> usize {
+        let Some(last) = self.moves.len().checked_sub(1) else {
+            return 0;
+        };
+        let mover = self.positions[last].side_to_move();
+        let mut first = last;
+        while first > 0 && self.positions[first - 1].side_to_move() == mover {
+            first -= 1;
+        }
+        first
+    }
+
     /// The outcome if the game ended by a repeated position.
     pub fn ended_by_repetition(&self) -> Option<Outcome> {
         self.repetition_end

@@ -205,12 +205,8 @@ fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
         .iter()
         .map(|p| p.side_to_move())
         .collect();
-    // The last turn: the moves at the end played by one side.
     let played = record.moves();
-    let mut first = played.len();
-    while first > 0 && movers[first - 1] == movers[played.len() - 1] {
-        first -= 1;
-    }
+    let first = record.last_turn_start();
     let turn_moves: Vec<(G, G::Move)> = (first..played.len())
         .map(|k| (history[k].clone(), played[k]))
         .collect();
