@@ -22,6 +22,9 @@ use crate::game::{Evaluator, Game, GameRecord, GameResult, PHASE, Side};
 use crate::search::{self, Limits, Settings, Shared};
 use crate::solve::Tablebase;
 
+pub mod net;
+pub use net::{EpochLoss, NetData, NetLabels, NetOptions, NetTraining, load_net, train_net};
+
 /// How the training games are played.
 #[derive(Clone, Debug)]
 pub struct GenOptions {
@@ -38,6 +41,9 @@ pub struct GenOptions {
     /// random opening depends only on the seed and its number, so a long run
     /// can be split into ranges whose files, joined, equal the whole.
     pub first: usize,
+    /// Write each position's search score too (centiseeds for the side to
+    /// move), as a third field: the label `kete tune net` blends in.
+    pub scores: bool,
 }
 
 impl Default for GenOptions {
@@ -50,6 +56,7 @@ impl Default for GenOptions {
             seed: 1,
             threads: 1,
             first: 0,
+            scores: false,
         }
     }
 }
@@ -73,7 +80,9 @@ fn points(result: GameResult, side: Side) -> f32 {
 }
 
 /// One training game: the positions after the random opening, each with the
-/// result for its side to move, as lines `<position> <points>`.
+/// result for its side to move, as lines `<position> <points>`, or
+/// `<position> <points> <score>` with the score of the search that chose
+/// the move there when `opts.scores` is set.
 fn play_game<G: Game>(
     rules: &G::Rules,
     eval: G::Eval,
@@ -105,9 +114,9 @@ fn play_game<G: Game>(
     let mut seen = Vec::new();
     while game.outcome().is_none() && game.moves().len() < opts.max_plies {
         let pos = game.position().clone();
-        seen.push(pos.clone());
         let history: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
         let r = search::search(&pos, &history, &limits, &settings, &shared, &mut |_| {});
+        seen.push((pos, r.score));
         match r.best {
             Some(mv) => game.play(mv),
             None => break,
@@ -121,9 +130,13 @@ fn play_game<G: Game>(
         },
     };
     let mut text = String::new();
-    for pos in seen {
+    for (pos, score) in seen {
         let p = points(result, pos.side_to_move());
-        let _ = writeln!(text, "{} {p}", pos.to_notation());
+        if opts.scores {
+            let _ = writeln!(text, "{} {p} {score}", pos.to_notation());
+        } else {
+            let _ = writeln!(text, "{} {p}", pos.to_notation());
+        }
     }
     (text, result)
 }
@@ -253,6 +266,31 @@ pub fn load<G: Game>(rules: &G::Rules, input: impl BufRead) -> Result<Dataset, D
     load_labelled(rules, input, &|_: &G| None).map(|(data, _)| data)
 }
 
+/// The fields of a line of a training file: `<position> <points>`, or
+/// `<position> <points> <score>` as `kete tune gen --scores` writes it.
+pub fn parse_line(line: &str) -> Result<(&str, f32, Option<i32>), String> {
+    let mut fields = line.split_whitespace();
+    let (Some(token), Some(result)) = (fields.next(), fields.next()) else {
+        return Err("expected '<position> <points> [<score>]'".into());
+    };
+    let points: f32 = result
+        .parse()
+        .ok()
+        .filter(|r: &f32| (0.0..=1.0).contains(r))
+        .ok_or_else(|| format!("points must be 0, 0.5 or 1, got '{result}'"))?;
+    let score = match fields.next() {
+        Some(s) => Some(
+            s.parse()
+                .map_err(|_| format!("a score is a whole number of centiseeds, got '{s}'"))?,
+        ),
+        None => None,
+    };
+    if fields.next().is_some() {
+        return Err("expected '<position> <points> [<score>]'".into());
+    }
+    Ok((token, points, score))
+}
+
 /// What relabelling did to a file of positions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Relabelled {
@@ -291,14 +329,7 @@ pub fn load_labelled<G: Game>(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (token, result) = line
-            .rsplit_once(' ')
-            .ok_or_else(|| fail("expected '<position> <points>'".into()))?;
-        let result: f32 = result
-            .parse()
-            .ok()
-            .filter(|r: &f32| (0.0..=1.0).contains(r))
-            .ok_or_else(|| fail(format!("points must be 0, 0.5 or 1, got '{result}'")))?;
+        let (token, result, _score) = parse_line(line).map_err(fail)?;
         let pos = G::from_notation(rules, token).map_err(|e| fail(e.to_string()))?;
         if pos.outcome().is_some() {
             continue;

@@ -56,7 +56,22 @@ pub trait Evaluator<G>:
     fn features(_pos: &G, _out: &mut [i32]) -> i32 {
         PHASE
     }
+
+    /// The inputs of the variant's network evaluation, which `kete tune
+    /// net` trains: how many there are; 0 where the variant has none.
+    const NET_INPUTS: usize = 0;
+
+    /// Writes the network inputs that are on for `pos` (a game not over),
+    /// seen from the side to move, into `out` (at least [`MAX_NET_ACTIVE`]
+    /// long) and returns how many; `None` where the position is not one the
+    /// network knows (another board).
+    fn net_inputs(_pos: &G, _out: &mut [u16]) -> Option<usize> {
+        None
+    }
 }
+
+/// Most network inputs on at once.
+pub const MAX_NET_ACTIVE: usize = 32;
 
 /// The phase of a game at its start: a linear evaluation blends a weight for
 /// the opening (`phase == PHASE`) with one for the bare board (`phase == 0`).

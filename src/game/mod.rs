@@ -16,7 +16,8 @@ mod solve;
 pub use board::{Board, Cell, CellKind, TraceStep, apply_trace};
 pub use db::{DbBuild, DbFamily, DbGame, DbSpec, DbVisitor};
 pub use eval::{
-    Evaluator, MAX_FEATURES, PHASE, linear_eval, linear_terms, linear_value, linear_value_terms,
+    Evaluator, MAX_FEATURES, MAX_NET_ACTIVE, PHASE, linear_eval, linear_terms, linear_value,
+    linear_value_terms,
 };
 pub use hash::mix_words;
 pub use index::Indexer;

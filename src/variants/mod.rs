@@ -5,6 +5,7 @@ pub mod bao;
 pub mod cycle;
 pub mod endodoi;
 pub mod kalah;
+pub mod net;
 pub mod oware;
 pub mod two_row;
 
@@ -20,6 +21,7 @@ use kalah::{Kalah, KalahRules};
 use oware::{Oware, OwareRules};
 
 pub use crate::options::{OptionKind, VariantOption};
+pub use net::{MAX_HIDDEN_WEIGHT, NetFile, QA, QB};
 
 /// Something to do with a game type chosen at run time: the generic code gets
 /// the concrete `Game` through `visit`.

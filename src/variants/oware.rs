@@ -4,10 +4,12 @@
 //! South's house `i` faces cell `2m-1-i`. Stores hold captured seeds and are
 //! never sown into.
 
+use super::net::Network;
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
-    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
-    NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
+    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MAX_NET_ACTIVE,
+    MoveError, NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value,
+    linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
 
@@ -633,11 +635,36 @@ pub enum OwareEval {
     Classic,
     /// The store difference alone.
     Store,
+    /// A small network trained by `kete tune net` (`weights/oware.net`):
+    /// the count of every house and store, seen from the side to move, one
+    /// input for each count ([`OWARE_NET_INPUTS`]), 32 hidden units with a
+    /// clipped ReLU, one output. For the board it was trained on, 6 houses
+    /// of 4 seeds; on other boards it is the linear evaluation.
+    Net,
 }
 
 /// The tuned weights, one (opening, endgame) pair per feature.
 #[path = "weights/oware.rs"]
 mod weights;
+
+/// The network's inputs for a house: one for each count from 0 to 22, one
+/// for 23 or more.
+const NET_HOUSE_COUNTS: usize = 24;
+
+/// The network's inputs for a store: one for each count from 0 to 24 (a
+/// store of 25 has won).
+const NET_STORE_COUNTS: usize = 25;
+
+/// The network's inputs: the mover's houses in sowing order, the
+/// opponent's in his, then the mover's store and the opponent's.
+pub const OWARE_NET_INPUTS: usize = 12 * NET_HOUSE_COUNTS + 2 * NET_STORE_COUNTS;
+
+/// The network's hidden units.
+const NET_HIDDEN: usize = 32;
+
+/// The network compiled in.
+static NET: Network<OWARE_NET_INPUTS, NET_HIDDEN> =
+    Network::from_bytes(include_bytes!("weights/oware.net"));
 
 /// Features per side, in the order of [`OwareEval::FEATURES`] after `store`.
 const SIDE_FEATURES: usize = 14;
@@ -647,6 +674,7 @@ impl Evaluator<Oware> for OwareEval {
         (OwareEval::Default, &["default"]),
         (OwareEval::Classic, &["classic"]),
         (OwareEval::Store, &["store"]),
+        (OwareEval::Net, &["net"]),
     ];
 
     const FEATURES: &'static [&'static str] = &[
@@ -686,6 +714,13 @@ impl Evaluator<Oware> for OwareEval {
     fn evaluate(&self, pos: &Oware) -> i32 {
         match self {
             OwareEval::Default => linear_value::<_, Self>(pos),
+            OwareEval::Net => {
+                let mut active = [0u16; MAX_NET_ACTIVE];
+                match Self::net_inputs(pos, &mut active) {
+                    Some(n) => NET.evaluate(&active[..n]),
+                    None => linear_value::<_, Self>(pos),
+                }
+            }
             _ => self.classic_parts(pos).iter().sum(),
         }
     }
@@ -693,6 +728,13 @@ impl Evaluator<Oware> for OwareEval {
     fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
         match self {
             OwareEval::Default => linear_value_terms::<_, Self>(pos),
+            OwareEval::Net => {
+                let mut active = [0u16; MAX_NET_ACTIVE];
+                match Self::net_inputs(pos, &mut active) {
+                    Some(n) => vec![("network", NET.evaluate(&active[..n]))],
+                    None => linear_value_terms::<_, Self>(pos),
+                }
+            }
             _ => {
                 let parts = self.classic_parts(pos);
                 let n = if *self == OwareEval::Store { 1 } else { 4 };
@@ -712,6 +754,27 @@ impl Evaluator<Oware> for OwareEval {
         pos.side_features(me.other(), &mut out[1 + SIDE_FEATURES..]);
         let board = (pos.row_seeds(Side::South) + pos.row_seeds(Side::North)) as i32;
         (PHASE * board / pos.total().max(1) as i32).min(PHASE)
+    }
+
+    const NET_INPUTS: usize = OWARE_NET_INPUTS;
+
+    fn net_inputs(pos: &Oware, out: &mut [u16]) -> Option<usize> {
+        if pos.houses != 6 || pos.seeds != 4 {
+            return None;
+        }
+        let me = pos.side;
+        let rows = pos.cells[pos.row_range(me)]
+            .iter()
+            .chain(&pos.cells[pos.row_range(me.other())]);
+        for (k, &v) in rows.enumerate() {
+            out[k] = (k * NET_HOUSE_COUNTS + (v as usize).min(NET_HOUSE_COUNTS - 1)) as u16;
+        }
+        let stores = 12 * NET_HOUSE_COUNTS;
+        for (k, side) in [me, me.other()].into_iter().enumerate() {
+            let v = (pos.store(side) as usize).min(NET_STORE_COUNTS - 1);
+            out[12 + k] = (stores + k * NET_STORE_COUNTS + v) as u16;
+        }
+        Some(14)
     }
 }
 
@@ -1122,6 +1185,55 @@ mod tests {
                 OwareEval::Default.evaluate(&pos),
                 OwareEval::Default.evaluate(&mirror)
             );
+            let (mut a, mut b) = ([0; MAX_NET_ACTIVE], [0; MAX_NET_ACTIVE]);
+            let na = OwareEval::net_inputs(&pos, &mut a);
+            assert_eq!(na, OwareEval::net_inputs(&mirror, &mut b));
+            assert_eq!(a, b, "{}", pos.to_notation());
+            assert_eq!(
+                OwareEval::Net.evaluate(&pos),
+                OwareEval::Net.evaluate(&mirror)
+            );
         }
+    }
+
+    /// The network's inputs: one a house and one a store, each in its own
+    /// range; the network takes only the board it was trained on.
+    #[test]
+    fn network_inputs_are_one_a_cell() {
+        let mut active = [0; MAX_NET_ACTIVE];
+        for pos in random_positions(2_000) {
+            assert_eq!(OwareEval::net_inputs(&pos, &mut active), Some(14));
+            for (k, &i) in active[..14].iter().enumerate() {
+                let i = i as usize;
+                if k < 12 {
+                    assert_eq!(i / NET_HOUSE_COUNTS, k);
+                } else {
+                    let s = i - 12 * NET_HOUSE_COUNTS;
+                    assert_eq!(s / NET_STORE_COUNTS, k - 12);
+                }
+                assert!(i < OWARE_NET_INPUTS);
+            }
+        }
+        // The start: four seeds in every house, empty stores.
+        let start = Oware::start(&OwareRules::default());
+        assert_eq!(OwareEval::net_inputs(&start, &mut active), Some(14));
+        let want: Vec<u16> = (0..12)
+            .map(|k| k * NET_HOUSE_COUNTS + 4)
+            .chain([
+                12 * NET_HOUSE_COUNTS,
+                12 * NET_HOUSE_COUNTS + NET_STORE_COUNTS,
+            ])
+            .map(|i| i as u16)
+            .collect();
+        assert_eq!(active[..14], want[..]);
+        let five = Oware::start(&OwareRules {
+            houses: 5,
+            ..OwareRules::default()
+        });
+        assert_eq!(OwareEval::net_inputs(&five, &mut active), None);
+        assert_eq!(
+            OwareEval::Net.evaluate(&five),
+            OwareEval::Default.evaluate(&five)
+        );
     }
 }

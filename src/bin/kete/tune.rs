@@ -3,8 +3,8 @@
 
 use kete::game::{DbSpec, Evaluator, Game};
 use kete::tune::{
-    Dataset, FitOptions, GenOptions, Relabelled, database_label, fit, generate, load_labelled,
-    weights_source,
+    Dataset, FitOptions, GenOptions, NetData, NetLabels, NetOptions, Relabelled, database_label,
+    fit, generate, load_labelled, load_net, train_net, weights_source,
 };
 
 use crate::variant_args::VariantArgs;
@@ -22,6 +22,12 @@ kete tune gen --variant kalah --eval classic --games 100 --nodes 5000 --out k.tx
     #[command(after_help = "Example: the fitted weights as Rust source\n  \
 kete tune fit --variant kalah --data k.txt --iterations 3000 --out weights.rs")]
     Fit(FitArgs),
+    /// Train the variant's network evaluation on files of training positions.
+    #[command(
+        after_help = "Example: Oware's network from positions with search scores\n  \
+kete tune net --variant oware --rules abapa --data o.txt --egtb ab16.db --out oware.net"
+    )]
+    Net(NetArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -59,6 +65,10 @@ pub struct GenArgs {
     /// The evaluator that plays the games (the `Eval` option's names).
     #[arg(long, default_value = "default")]
     pub eval: String,
+    /// Write each position's search score (centiseeds for the side to move)
+    /// after its points: `<position> <points> <score>`.
+    #[arg(long)]
+    pub scores: bool,
     /// Where the positions go.
     #[arg(long)]
     pub out: std::path::PathBuf,
@@ -97,6 +107,55 @@ pub struct FitArgs {
     pub egtb: Option<std::path::PathBuf>,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct NetArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Training positions, as `kete tune gen` writes them (with `--scores`
+    /// for search-scored labels); repeatable.
+    #[arg(long, required = true)]
+    pub data: Vec<std::path::PathBuf>,
+    /// An endgame database of the variant's rules: the positions it holds
+    /// are labelled with the result of perfect play.
+    #[arg(long)]
+    pub egtb: Option<std::path::PathBuf>,
+    /// The share of the game's points in a label, the rest being the search
+    /// score's (positions without a score take the points alone).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f32,
+    /// The logistic scale in centiseeds: the network's output unit and how
+    /// search scores become probabilities.
+    #[arg(long, default_value_t = 425.0)]
+    pub scale: f64,
+    /// Hidden units.
+    #[arg(long, default_value_t = 32)]
+    pub hidden: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 30)]
+    pub epochs: usize,
+    /// Positions per step of the optimiser (Adam).
+    #[arg(long, default_value_t = 4096)]
+    pub batch: usize,
+    /// Adam's first step; it falls along a cosine to a hundredth of it.
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f64,
+    /// Hold out one block of 1000 positions in every N, to measure the
+    /// network on positions it did not learn (0: none).
+    #[arg(long, default_value_t = 20)]
+    pub hold_out: usize,
+    /// Seed of the first weights and of the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads computing the gradient (the network is the same on any
+    /// number).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Where the network goes (the variant's `weights/<variant>.net` is the
+    /// one kete compiles in).
+    #[arg(long)]
+    pub out: std::path::PathBuf,
+}
+
 fn parse_range(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--random-plies takes LO-HI (e.g. 4-10), got '{text}'");
     let (lo, hi) = text.split_once('-').unwrap_or((text, text));
@@ -124,6 +183,7 @@ impl kete::variants::VariantVisitor for RunGen<'_> {
             seed: a.seed,
             threads: a.threads.max(1),
             first: a.first,
+            scores: a.scores,
         };
         let eval = <G::Eval as Evaluator<G>>::by_name(&a.eval).ok_or_else(|| {
             anyhow::anyhow!(
@@ -255,6 +315,115 @@ fn run_fit<G: Game>(
     Ok(())
 }
 
+struct RunNet<'a>(&'a NetArgs, String, &'static str);
+
+impl kete::variants::SolveVisitor for RunNet<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn with_databases<G: DbSpec>(self, rules: G::Rules) -> anyhow::Result<()> {
+        use anyhow::Context;
+        let Some(path) = &self.0.egtb else {
+            return run_net::<G>(self.0, &self.1, rules, &|_| None);
+        };
+        let db = kete::solve::load(path).with_context(|| format!("loading {}", path.display()))?;
+        db.check::<G>(&rules)
+            .with_context(|| format!("using {}", path.display()))?;
+        run_net::<G>(self.0, &self.1, rules, &|pos| database_label(&db, pos))
+    }
+
+    fn solvable<G: kete::game::SolveGame>(self, rules: G::Rules) -> anyhow::Result<()> {
+        self.unsolvable::<G>(rules, "")
+    }
+
+    fn unsolvable<G: Game>(self, rules: G::Rules, _: &'static str) -> anyhow::Result<()> {
+        if self.0.egtb.is_some() {
+            anyhow::bail!("there are no endgame databases for {}", self.2);
+        }
+        run_net::<G>(self.0, &self.1, rules, &|_| None)
+    }
+}
+
+fn run_net<G: Game>(
+    a: &NetArgs,
+    command_line: &str,
+    rules: G::Rules,
+    label: &dyn Fn(&G) -> Option<f32>,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let inputs = <G::Eval as Evaluator<G>>::NET_INPUTS;
+    if inputs == 0 {
+        anyhow::bail!("this variant has no network evaluation to train");
+    }
+    let labels = NetLabels {
+        lambda: a.lambda.clamp(0.0, 1.0),
+        scale: a.scale,
+        hold_out: a.hold_out,
+    };
+    let start = std::time::Instant::now();
+    let mut data = NetData::new(inputs);
+    for path in &a.data {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        load_net::<G>(
+            &rules,
+            std::io::BufReader::new(file),
+            &labels,
+            label,
+            &mut data,
+        )
+        .with_context(|| format!("reading {}", path.display()))?;
+    }
+    if data.is_empty() {
+        anyhow::bail!("no positions to train on in {:?}", a.data);
+    }
+    let held = data.held_out.iter().filter(|&&h| h).count();
+    eprintln!(
+        "positions {} ({held} held out): {} labelled by the database ({} of them other than their game's points), {} with a search score; read in {:.1} s",
+        data.len(),
+        data.relabelled.labelled,
+        data.relabelled.changed,
+        data.scored,
+        start.elapsed().as_secs_f64()
+    );
+    let opts = NetOptions {
+        hidden: a.hidden.max(1),
+        epochs: a.epochs,
+        batch: a.batch.max(1),
+        rate: a.rate,
+        scale: a.scale,
+        threads: a.threads.max(1),
+        seed: a.seed,
+    };
+    let note = format!(
+        "Trained by `{command_line}` on {} positions ({} labelled by the database, {} with a search score).",
+        data.len(),
+        data.relabelled.labelled,
+        data.scored
+    );
+    let start = std::time::Instant::now();
+    let t = train_net(&data, &opts, &note, &mut |epoch, loss| {
+        eprintln!(
+            "epoch {epoch}: training {:.6} held out {:.6} ({:.0} s)",
+            loss.train,
+            loss.held_out,
+            start.elapsed().as_secs_f64()
+        );
+    });
+    println!(
+        "positions {} held out {}: error against the labels network {:.6} linear {:.6}, against the points network {:.6} linear {:.6}; time {:.1} s",
+        data.len(),
+        t.held_out,
+        t.net_label_loss,
+        t.linear_label_loss,
+        t.net_points_loss,
+        t.linear_points_loss,
+        start.elapsed().as_secs_f64()
+    );
+    std::fs::write(&a.out, t.net.to_bytes())
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    Ok(())
+}
+
 /// Runs `kete tune`; `command_line` is recorded in the weights file.
 pub fn run(args: &TuneArgs, command_line: String) -> anyhow::Result<()> {
     match &args.command {
@@ -266,6 +435,10 @@ pub fn run(args: &TuneArgs, command_line: String) -> anyhow::Result<()> {
         TuneCommand::Fit(a) => {
             let variant = a.variant.variant().map_err(anyhow::Error::msg)?;
             variant.visit_solver(RunFit(a, command_line, variant.name()))
+        }
+        TuneCommand::Net(a) => {
+            let variant = a.variant.variant().map_err(anyhow::Error::msg)?;
+            variant.visit_solver(RunNet(a, command_line, variant.name()))
         }
     }
 }
