@@ -45,6 +45,8 @@ pub struct NetLabels {
     /// One block of [`HOLD_OUT_BLOCK`] positions in every `hold_out` is held
     /// out (0: none).
     pub hold_out: usize,
+    /// Leave out the positions the database in play answers.
+    pub skip_answered: bool,
 }
 
 /// Training positions as the network sees them.
@@ -63,9 +65,17 @@ pub struct NetData {
     pub linear: Vec<i32>,
     /// Held out of training.
     pub held_out: Vec<bool>,
+    /// Answered by the database in play: the search never evaluates them.
+    pub answered: Vec<bool>,
     /// Positions labelled by the database, and those with a search score.
     pub relabelled: Relabelled,
     pub scored: usize,
+    /// Positions left out: game over, or answered by the database in play
+    /// when those are left out.
+    pub skipped: usize,
+    /// Positions read, left out or not: the held-out blocks are counted in
+    /// them, so that leaving positions out does not move the blocks.
+    read: usize,
 }
 
 impl NetData {
@@ -89,14 +99,23 @@ impl NetData {
         &self.active[self.start[k] as usize..self.start[k + 1] as usize]
     }
 
-    /// Adds a position: its inputs on, label, points and linear evaluation.
-    pub fn push(&mut self, active: &[u16], target: f32, points: f32, linear: i32, held: bool) {
+    /// Adds a position: its inputs on, label, points and linear evaluation,
+    /// whether it is held out and whether the database in play answers it.
+    pub fn push(
+        &mut self,
+        active: &[u16],
+        target: f32,
+        points: f32,
+        linear: i32,
+        flags: [bool; 2],
+    ) {
         self.active.extend_from_slice(active);
         self.start.push(self.active.len() as u32);
         self.target.push(target);
         self.points.push(points);
         self.linear.push(linear);
-        self.held_out.push(held);
+        self.held_out.push(flags[0]);
+        self.answered.push(flags[1]);
     }
 }
 
@@ -106,13 +125,15 @@ fn sigmoid(z: f64) -> f64 {
 
 /// Reads lines `<position> <points> [<score>]` of the variant `rules` into
 /// `data`, labelled as `labels` says, with `label` the database's answer
-/// where it has one; positions whose game is over, or that the network does
-/// not take, are skipped.
+/// where it has one and `answered` saying which positions the database in
+/// play answers (the search never evaluates them); positions whose game is
+/// over, or that the network does not take, are left out.
 pub fn load_net<G: Game>(
     rules: &G::Rules,
     input: impl BufRead,
     labels: &NetLabels,
     label: &dyn Fn(&G) -> Option<f32>,
+    answered: &dyn Fn(&G) -> bool,
     data: &mut NetData,
 ) -> Result<(), DataError> {
     let inputs = <G::Eval as Evaluator<G>>::NET_INPUTS;
@@ -134,8 +155,13 @@ pub fn load_net<G: Game>(
             continue;
         }
         let (token, points, score) = parse_line(line).map_err(fail)?;
+        let held =
+            labels.hold_out > 0 && (data.read / HOLD_OUT_BLOCK).is_multiple_of(labels.hold_out);
+        data.read += 1;
         let pos = G::from_notation(rules, token).map_err(|e| fail(e.to_string()))?;
-        if pos.outcome().is_some() {
+        let answered = answered(&pos);
+        if pos.outcome().is_some() || (answered && labels.skip_answered) {
+            data.skipped += 1;
             continue;
         }
         let Some(k) = <G::Eval as Evaluator<G>>::net_inputs(&pos, &mut active) else {
@@ -154,10 +180,8 @@ pub fn load_net<G: Game>(
             }
             (None, None) => points,
         };
-        let held =
-            labels.hold_out > 0 && (data.len() / HOLD_OUT_BLOCK).is_multiple_of(labels.hold_out);
         let linear = linear_value::<G, G::Eval>(&pos);
-        data.push(&active[..k], target, points, linear, held);
+        data.push(&active[..k], target, points, linear, [held, answered]);
     }
     Ok(())
 }
@@ -207,14 +231,32 @@ pub struct EpochLoss {
 pub struct NetTraining {
     pub net: NetFile,
     pub epochs: Vec<EpochLoss>,
-    /// Held-out positions, and on them the mean squared error against the
-    /// labels and against the games' points: of the quantised network, and
-    /// of the linear evaluation under the same scale.
-    pub held_out: usize,
-    pub net_label_loss: f64,
-    pub net_points_loss: f64,
-    pub linear_label_loss: f64,
-    pub linear_points_loss: f64,
+    /// The quantised network and the linear evaluation on every held-out
+    /// position, and on those the database in play does not answer.
+    pub held_out: HeldOut,
+    pub beyond: HeldOut,
+}
+
+/// Held-out positions, and on them the mean squared error against the
+/// labels and against the games' points: of the quantised network, and of
+/// the linear evaluation under the same scale.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeldOut {
+    pub positions: usize,
+    pub net_label: f64,
+    pub net_points: f64,
+    pub linear_label: f64,
+    pub linear_points: f64,
+}
+
+impl std::fmt::Display for HeldOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} positions; against the labels network {:.6} linear {:.6}, against the games' points network {:.6} linear {:.6}",
+            self.positions, self.net_label, self.linear_label, self.net_points, self.linear_points
+        )
+    }
 }
 
 /// The network in floating point, as trained.
@@ -337,20 +379,22 @@ impl Float {
 }
 
 /// The mean squared error of the probabilities `value(k)` (centiseeds
-/// under `scale`) of the held-out positions against `label(k)`.
+/// under `scale`) of the held-out positions `which` takes against
+/// `label(k)`.
 fn held_out_loss(
     data: &NetData,
+    which: &dyn Fn(usize) -> bool,
     scale: f64,
     value: &dyn Fn(usize) -> f64,
     label: &dyn Fn(usize) -> f32,
-) -> f64 {
+) -> (f64, usize) {
     let (mut sum, mut n) = (0.0, 0usize);
-    for k in (0..data.len()).filter(|&k| data.held_out[k]) {
+    for k in (0..data.len()).filter(|&k| data.held_out[k] && which(k)) {
         let d = sigmoid(value(k) / scale) - label(k) as f64;
         sum += d * d;
         n += 1;
     }
-    sum / n.max(1) as f64
+    (sum / n.max(1) as f64, n)
 }
 
 /// Trains a network on `data`; `note` is written into its file (with the
@@ -455,28 +499,35 @@ pub fn train_net(
     let linear = |k: usize| data.linear[k] as f64;
     let target = |k: usize| data.target[k];
     let points = |k: usize| data.points[k];
-    let held_out = data.held_out.iter().filter(|&&h| h).count();
-    let net_label_loss = held_out_loss(data, opts.scale, &value, &target);
-    let net_points_loss = held_out_loss(data, opts.scale, &value, &points);
-    let linear_label_loss = held_out_loss(data, opts.scale, &linear, &target);
-    let linear_points_loss = held_out_loss(data, opts.scale, &linear, &points);
+    let measure = |which: &dyn Fn(usize) -> bool| {
+        let (net_label, positions) = held_out_loss(data, which, opts.scale, &value, &target);
+        HeldOut {
+            positions,
+            net_label,
+            net_points: held_out_loss(data, which, opts.scale, &value, &points).0,
+            linear_label: held_out_loss(data, which, opts.scale, &linear, &target).0,
+            linear_points: held_out_loss(data, which, opts.scale, &linear, &points).0,
+        }
+    };
+    let held_out = measure(&|_| true);
+    let beyond = measure(&|k| !data.answered[k]);
     let mut text = note.to_string();
     if let Some(last) = epochs.last() {
         text.push_str(&format!(
-            "\ntraining error {:.6}; on {held_out} held-out positions, against the labels: \
-             network {net_label_loss:.6}, linear {linear_label_loss:.6}; against the games' \
-             points: network {net_points_loss:.6}, linear {linear_points_loss:.6}",
+            "\nTraining error {:.6}. Held out: {held_out}.",
             last.train
         ));
+        if beyond.positions < held_out.positions {
+            text.push_str(&format!(
+                "\nHeld out, beyond the database in play: {beyond}."
+            ));
+        }
     }
     NetTraining {
         net: net.quantise(opts.scale, text),
         epochs,
         held_out,
-        net_label_loss,
-        net_points_loss,
-        linear_label_loss,
-        linear_points_loss,
+        beyond,
     }
 }
 
@@ -524,10 +575,18 @@ mod tests {
             lambda: 0.0,
             scale: 425.0,
             hold_out: 10,
+            skip_answered: false,
         };
         let mut data = NetData::new(<Oware as Game>::Eval::NET_INPUTS);
-        load_net::<Oware>(&rules, text.as_bytes(), &labels, &|_| None, &mut data)
-            .expect("valid lines");
+        load_net::<Oware>(
+            &rules,
+            text.as_bytes(),
+            &labels,
+            &|_| None,
+            &|_| false,
+            &mut data,
+        )
+        .expect("valid lines");
         data
     }
 
@@ -557,15 +616,15 @@ mod tests {
         };
         let one = train_net(&data, &opts, "a test", &mut |_, _| {});
         assert!(
-            one.net_label_loss < constant / 5.0,
+            one.held_out.net_label < constant / 5.0,
             "network {} constant {constant}",
-            one.net_label_loss
+            one.held_out.net_label
         );
         let float = one.epochs.last().expect("epochs").held_out;
         assert!(
-            (one.net_label_loss - float).abs() < 0.1 * float + 1e-4,
+            (one.held_out.net_label - float).abs() < 0.1 * float + 1e-4,
             "quantised {} float {float}",
-            one.net_label_loss
+            one.held_out.net_label
         );
         let two = train_net(
             &data,
@@ -577,6 +636,6 @@ mod tests {
             &mut |_, _| {},
         );
         assert_eq!(one.net, two.net);
-        assert!(one.net.note.starts_with("a test\ntraining error"));
+        assert!(one.net.note.starts_with("a test\nTraining error"));
     }
 }

@@ -119,6 +119,15 @@ pub struct NetArgs {
     /// are labelled with the result of perfect play.
     #[arg(long)]
     pub egtb: Option<std::path::PathBuf>,
+    /// The seeds of the database the engine plays with: positions of at
+    /// most N seeds in play are answered by it, so its search never
+    /// evaluates them; the error beyond them is reported apart.
+    #[arg(long, value_name = "N")]
+    pub play_seeds: Option<u32>,
+    /// Leave out of training the positions the database in play answers
+    /// (needs `--play-seeds`).
+    #[arg(long, requires = "play_seeds")]
+    pub skip_play: bool,
     /// The share of the game's points in a label, the rest being the search
     /// score's (positions without a score take the points alone).
     #[arg(long, default_value_t = 0.5)]
@@ -322,13 +331,20 @@ impl kete::variants::SolveVisitor for RunNet<'_> {
 
     fn with_databases<G: DbSpec>(self, rules: G::Rules) -> anyhow::Result<()> {
         use anyhow::Context;
+        let skip = |pos: &G| self.0.play_seeds.is_some_and(|n| pos.seeds_in_play() <= n);
         let Some(path) = &self.0.egtb else {
-            return run_net::<G>(self.0, &self.1, rules, &|_| None);
+            return run_net::<G>(self.0, &self.1, rules, &|_| None, &skip);
         };
         let db = kete::solve::load(path).with_context(|| format!("loading {}", path.display()))?;
         db.check::<G>(&rules)
             .with_context(|| format!("using {}", path.display()))?;
-        run_net::<G>(self.0, &self.1, rules, &|pos| database_label(&db, pos))
+        run_net::<G>(
+            self.0,
+            &self.1,
+            rules,
+            &|pos| database_label(&db, pos),
+            &skip,
+        )
     }
 
     fn solvable<G: kete::game::SolveGame>(self, rules: G::Rules) -> anyhow::Result<()> {
@@ -336,10 +352,10 @@ impl kete::variants::SolveVisitor for RunNet<'_> {
     }
 
     fn unsolvable<G: Game>(self, rules: G::Rules, _: &'static str) -> anyhow::Result<()> {
-        if self.0.egtb.is_some() {
+        if self.0.egtb.is_some() || self.0.play_seeds.is_some() {
             anyhow::bail!("there are no endgame databases for {}", self.2);
         }
-        run_net::<G>(self.0, &self.1, rules, &|_| None)
+        run_net::<G>(self.0, &self.1, rules, &|_| None, &|_| false)
     }
 }
 
@@ -348,6 +364,7 @@ fn run_net<G: Game>(
     command_line: &str,
     rules: G::Rules,
     label: &dyn Fn(&G) -> Option<f32>,
+    answered: &dyn Fn(&G) -> bool,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
     let inputs = <G::Eval as Evaluator<G>>::NET_INPUTS;
@@ -358,6 +375,7 @@ fn run_net<G: Game>(
         lambda: a.lambda.clamp(0.0, 1.0),
         scale: a.scale,
         hold_out: a.hold_out,
+        skip_answered: a.skip_play,
     };
     let start = std::time::Instant::now();
     let mut data = NetData::new(inputs);
@@ -369,6 +387,7 @@ fn run_net<G: Game>(
             std::io::BufReader::new(file),
             &labels,
             label,
+            answered,
             &mut data,
         )
         .with_context(|| format!("reading {}", path.display()))?;
@@ -378,8 +397,9 @@ fn run_net<G: Game>(
     }
     let held = data.held_out.iter().filter(|&&h| h).count();
     eprintln!(
-        "positions {} ({held} held out): {} labelled by the database ({} of them other than their game's points), {} with a search score; read in {:.1} s",
+        "positions {} ({held} held out; {} left out): {} labelled by the database ({} of them other than their game's points), {} with a search score; read in {:.1} s",
         data.len(),
+        data.skipped,
         data.relabelled.labelled,
         data.relabelled.changed,
         data.scored,
@@ -410,15 +430,14 @@ fn run_net<G: Game>(
         );
     });
     println!(
-        "positions {} held out {}: error against the labels network {:.6} linear {:.6}, against the points network {:.6} linear {:.6}; time {:.1} s",
+        "positions {}, time {:.1} s\nheld out: {}",
         data.len(),
-        t.held_out,
-        t.net_label_loss,
-        t.linear_label_loss,
-        t.net_points_loss,
-        t.linear_points_loss,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        t.held_out
     );
+    if a.play_seeds.is_some() && !a.skip_play {
+        println!("held out beyond the database in play: {}", t.beyond);
+    }
     std::fs::write(&a.out, t.net.to_bytes())
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     Ok(())
