@@ -132,6 +132,11 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     ),
     (
         "docs/guide/07-tuning.md",
+        "$ kete tune gen --variant oware --rules abapa --eval linear --games 6000 --nodes 10000 \\",
+        "6,000 games: about 18 minutes on two threads; it rewrites kete's network",
+    ),
+    (
+        "docs/guide/07-tuning.md",
         "$ kete tune gen --variant kalah --eval classic --games 1500 --nodes 5000 --seed 1 \\",
         "thousands of games: minutes to an hour; it rewrites kete's weights",
     ),

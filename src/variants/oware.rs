@@ -626,38 +626,34 @@ impl Game for Oware {
 /// Oware's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OwareEval {
-    /// The linear evaluation over [`OwareEval::FEATURES`] with the weights
-    /// `kete tune` fitted to game results (`weights/oware.rs`).
+    /// The network ([`OwareEval::Net`]): it won its SPRT against the linear
+    /// evaluation (`tournaments/oware-sprt-net-vs-linear/`).
     #[default]
     Default,
-    /// The first, hand-picked evaluation: store difference, mobility, houses
-    /// open to capture and seeds at home.
-    Classic,
-    /// The store difference alone.
-    Store,
     /// A small network trained by `kete tune net` (`weights/oware.net`):
     /// the count of every house and store, seen from the side to move, one
     /// input for each count ([`OWARE_NET_INPUTS`]), 32 hidden units with a
     /// clipped ReLU, one output. For the board it was trained on, 6 houses
     /// of 4 seeds; on other boards it is the linear evaluation.
     Net,
+    /// The linear evaluation over [`OwareEval::FEATURES`] with the weights
+    /// `kete tune` fitted to game results (`weights/oware.rs`).
+    Linear,
+    /// The first, hand-picked evaluation: store difference, mobility, houses
+    /// open to capture and seeds at home.
+    Classic,
+    /// The store difference alone.
+    Store,
 }
 
 /// The tuned weights, one (opening, endgame) pair per feature.
 #[path = "weights/oware.rs"]
 mod weights;
 
-/// The network's inputs for a house: one for each count from 0 to 22, one
-/// for 23 or more.
-const NET_HOUSE_COUNTS: usize = 24;
-
-/// The network's inputs for a store: one for each count from 0 to 24 (a
-/// store of 25 has won).
-const NET_STORE_COUNTS: usize = 25;
-
-/// The network's inputs: the mover's houses in sowing order, the
-/// opponent's in his, then the mover's store and the opponent's.
-pub const OWARE_NET_INPUTS: usize = 12 * NET_HOUSE_COUNTS + 2 * NET_STORE_COUNTS;
+/// The network's inputs ([`two_row::net_inputs`]): the mover's houses in
+/// sowing order, the opponent's in his, then the mover's store and the
+/// opponent's, one-hot by count.
+pub const OWARE_NET_INPUTS: usize = two_row::NET_INPUTS;
 
 /// The network's hidden units.
 const NET_HIDDEN: usize = 32;
@@ -672,9 +668,10 @@ const SIDE_FEATURES: usize = 14;
 impl Evaluator<Oware> for OwareEval {
     const TABLE: &'static [(Self, &'static [&'static str])] = &[
         (OwareEval::Default, &["default"]),
+        (OwareEval::Net, &["net"]),
+        (OwareEval::Linear, &["linear", "tuned"]),
         (OwareEval::Classic, &["classic"]),
         (OwareEval::Store, &["store"]),
-        (OwareEval::Net, &["net"]),
     ];
 
     const FEATURES: &'static [&'static str] = &[
@@ -713,8 +710,8 @@ impl Evaluator<Oware> for OwareEval {
 
     fn evaluate(&self, pos: &Oware) -> i32 {
         match self {
-            OwareEval::Default => linear_value::<_, Self>(pos),
-            OwareEval::Net => {
+            OwareEval::Linear => linear_value::<_, Self>(pos),
+            OwareEval::Default | OwareEval::Net => {
                 let mut active = [0u16; MAX_NET_ACTIVE];
                 match Self::net_inputs(pos, &mut active) {
                     Some(n) => NET.evaluate(&active[..n]),
@@ -727,8 +724,8 @@ impl Evaluator<Oware> for OwareEval {
 
     fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
         match self {
-            OwareEval::Default => linear_value_terms::<_, Self>(pos),
-            OwareEval::Net => {
+            OwareEval::Linear => linear_value_terms::<_, Self>(pos),
+            OwareEval::Default | OwareEval::Net => {
                 let mut active = [0u16; MAX_NET_ACTIVE];
                 match Self::net_inputs(pos, &mut active) {
                     Some(n) => vec![("network", NET.evaluate(&active[..n]))],
@@ -766,15 +763,8 @@ impl Evaluator<Oware> for OwareEval {
         let rows = pos.cells[pos.row_range(me)]
             .iter()
             .chain(&pos.cells[pos.row_range(me.other())]);
-        for (k, &v) in rows.enumerate() {
-            out[k] = (k * NET_HOUSE_COUNTS + (v as usize).min(NET_HOUSE_COUNTS - 1)) as u16;
-        }
-        let stores = 12 * NET_HOUSE_COUNTS;
-        for (k, side) in [me, me.other()].into_iter().enumerate() {
-            let v = (pos.store(side) as usize).min(NET_STORE_COUNTS - 1);
-            out[12 + k] = (stores + k * NET_STORE_COUNTS + v) as u16;
-        }
-        Some(14)
+        let stores = [pos.store(me), pos.store(me.other())];
+        Some(two_row::net_inputs(rows.copied(), stores, out))
     }
 }
 
@@ -1182,8 +1172,8 @@ mod tests {
             let pb = OwareEval::features(&mirror, &mut b);
             assert_eq!((pa, a), (pb, b), "{}", pos.to_notation());
             assert_eq!(
-                OwareEval::Default.evaluate(&pos),
-                OwareEval::Default.evaluate(&mirror)
+                OwareEval::Linear.evaluate(&pos),
+                OwareEval::Linear.evaluate(&mirror)
             );
             let (mut a, mut b) = ([0; MAX_NET_ACTIVE], [0; MAX_NET_ACTIVE]);
             let na = OwareEval::net_inputs(&pos, &mut a);
@@ -1206,10 +1196,10 @@ mod tests {
             for (k, &i) in active[..14].iter().enumerate() {
                 let i = i as usize;
                 if k < 12 {
-                    assert_eq!(i / NET_HOUSE_COUNTS, k);
+                    assert_eq!(i / two_row::NET_PIT_COUNTS, k);
                 } else {
-                    let s = i - 12 * NET_HOUSE_COUNTS;
-                    assert_eq!(s / NET_STORE_COUNTS, k - 12);
+                    let s = i - 12 * two_row::NET_PIT_COUNTS;
+                    assert_eq!(s / two_row::NET_STORE_COUNTS, k - 12);
                 }
                 assert!(i < OWARE_NET_INPUTS);
             }
@@ -1218,10 +1208,10 @@ mod tests {
         let start = Oware::start(&OwareRules::default());
         assert_eq!(OwareEval::net_inputs(&start, &mut active), Some(14));
         let want: Vec<u16> = (0..12)
-            .map(|k| k * NET_HOUSE_COUNTS + 4)
+            .map(|k| k * two_row::NET_PIT_COUNTS + 4)
             .chain([
-                12 * NET_HOUSE_COUNTS,
-                12 * NET_HOUSE_COUNTS + NET_STORE_COUNTS,
+                12 * two_row::NET_PIT_COUNTS,
+                12 * two_row::NET_PIT_COUNTS + two_row::NET_STORE_COUNTS,
             ])
             .map(|i| i as u16)
             .collect();
@@ -1231,9 +1221,8 @@ mod tests {
             ..OwareRules::default()
         });
         assert_eq!(OwareEval::net_inputs(&five, &mut active), None);
-        assert_eq!(
-            OwareEval::Net.evaluate(&five),
-            OwareEval::Default.evaluate(&five)
-        );
+        for e in [OwareEval::Default, OwareEval::Net] {
+            assert_eq!(e.evaluate(&five), OwareEval::Linear.evaluate(&five));
+        }
     }
 }

@@ -11,6 +11,40 @@ pub const MAX_PITS: usize = 8;
 /// Rows of at most 8 pits fit, and whole-row tests become word tests.
 pub const ONES: u64 = 0x0101_0101_0101_0101;
 
+/// The pits a network of a two-row game sees: 6 a side (a network compiled
+/// in knows one board).
+pub const NET_PITS: usize = 12;
+
+/// A network's inputs for a pit: one for each count from 0 to 22, one for 23
+/// or more.
+pub const NET_PIT_COUNTS: usize = 24;
+
+/// A network's inputs for a store: one for each count from 0 to 23, one for
+/// 24 or more (with 48 seeds, a store of 25 has won).
+pub const NET_STORE_COUNTS: usize = 25;
+
+/// A two-row game's network inputs: the mover's pits in sowing order, the
+/// opponent's in his, then the mover's store and the opponent's.
+pub const NET_INPUTS: usize = NET_PITS * NET_PIT_COUNTS + 2 * NET_STORE_COUNTS;
+
+/// Writes the network inputs that are on for a board of [`NET_PITS`] pits
+/// seen from the side to move, one a pit and one a store, and returns how
+/// many: `pits` the counts of the mover's row then the opponent's, each from
+/// its owner's first pit; `stores` the mover's and the opponent's.
+pub fn net_inputs(pits: impl Iterator<Item = u8>, stores: [u32; 2], out: &mut [u16]) -> usize {
+    let mut n = 0;
+    for (k, v) in pits.take(NET_PITS).enumerate() {
+        out[k] = (k * NET_PIT_COUNTS + (v as usize).min(NET_PIT_COUNTS - 1)) as u16;
+        n += 1;
+    }
+    let base = NET_PITS * NET_PIT_COUNTS;
+    for (k, v) in stores.into_iter().enumerate() {
+        let v = (v as usize).min(NET_STORE_COUNTS - 1);
+        out[n + k] = (base + k * NET_STORE_COUNTS + v) as u16;
+    }
+    n + 2
+}
+
 /// A mask of the bytes `0..n` (n = 0..=8).
 #[inline]
 pub fn low_bytes(n: u32) -> u64 {
