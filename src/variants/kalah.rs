@@ -6,8 +6,8 @@
 //! "a row is empty" is a word compared with zero. South's pit `i` faces North's
 //! pit `m-1-i`.
 
-use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use super::net::Network;
+use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
     Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MAX_NET_ACTIVE,
     MoveError, NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value,
@@ -517,7 +517,11 @@ impl Evaluator<Kalah> for KalahEval {
         let me = pos.side;
         let row = |side: Side| (0..6).map(move |i| pos.pit(side, i));
         let stores = [pos.store(me), pos.store(me.other())];
-        Some(two_row::net_inputs(row(me).chain(row(me.other())), stores, out))
+        Some(two_row::net_inputs(
+            row(me).chain(row(me.other())),
+            stores,
+            out,
+        ))
     }
 }
 
@@ -753,10 +757,7 @@ mod tests {
         let stores = (0..2).map(|k| 12 * two_row::NET_PIT_COUNTS + k * two_row::NET_STORE_COUNTS);
         let want: Vec<u16> = pits.chain(stores).map(|i| i as u16).collect();
         assert_eq!(a[..14], want[..]);
-        let small = Kalah::start(&KalahRules {
-            pits: 4,
-            ..rules
-        });
+        let small = Kalah::start(&KalahRules { pits: 4, ..rules });
         assert_eq!(KalahEval::net_inputs(&small, &mut a), None);
         for e in [KalahEval::Default, KalahEval::Net] {
             assert_eq!(e.evaluate(&small), KalahEval::Linear.evaluate(&small));
