@@ -319,20 +319,9 @@ pub fn load_labelled<G: Game>(
     }
     let mut data = Dataset::new(names.len());
     let mut f = vec![0; names.len()];
-    for (n, line) in input.lines().enumerate() {
-        let fail = |message: String| DataError {
-            line: n + 1,
-            message,
-        };
-        let line = line.map_err(|e| fail(e.to_string()))?;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (token, result, _score) = parse_line(line).map_err(fail)?;
-        let pos = G::from_notation(rules, token).map_err(|e| fail(e.to_string()))?;
+    read_lines::<G>(rules, input, |pos, result, _score| {
         if pos.outcome().is_some() {
-            continue;
+            return;
         }
         let result = match label(&pos) {
             Some(exact) => {
@@ -344,8 +333,34 @@ pub fn load_labelled<G: Game>(
         };
         let phase = <G::Eval as Evaluator<G>>::features(&pos, &mut f);
         data.push(&f, phase, result);
-    }
+    })?;
     Ok((data, relabelled))
+}
+
+/// Calls `each` with every line `<position> <points> [<score>]` of `input`,
+/// its position read as one of `rules`; blank lines and `#` comments are
+/// passed over. The first line that cannot be read stops it with an error
+/// naming the line.
+pub fn read_lines<G: Game>(
+    rules: &G::Rules,
+    input: impl BufRead,
+    mut each: impl FnMut(G, f32, Option<i32>),
+) -> Result<(), DataError> {
+    for (n, line) in input.lines().enumerate() {
+        let fail = |message: String| DataError {
+            line: n + 1,
+            message,
+        };
+        let line = line.map_err(|e| fail(e.to_string()))?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (token, points, score) = parse_line(line).map_err(fail)?;
+        let pos = G::from_notation(rules, token).map_err(|e| fail(e.to_string()))?;
+        each(pos, points, score);
+    }
+    Ok(())
 }
 
 /// The points perfect play gets the side to move of a position the database

@@ -21,7 +21,7 @@ use std::io::BufRead;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::{DataError, Relabelled, parse_line};
+use super::{DataError, Relabelled, read_lines};
 use crate::game::{Evaluator, Game, MAX_NET_ACTIVE, linear_value};
 use crate::variants::{MAX_HIDDEN_WEIGHT, NetFile, QA, QB};
 
@@ -144,28 +144,17 @@ pub fn load_net<G: Game>(
         });
     }
     let mut active = [0u16; MAX_NET_ACTIVE];
-    for (n, line) in input.lines().enumerate() {
-        let fail = |message: String| DataError {
-            line: n + 1,
-            message,
-        };
-        let line = line.map_err(|e| fail(e.to_string()))?;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (token, points, score) = parse_line(line).map_err(fail)?;
+    read_lines::<G>(rules, input, |pos, points, score| {
         let held =
             labels.hold_out > 0 && (data.read / HOLD_OUT_BLOCK).is_multiple_of(labels.hold_out);
         data.read += 1;
-        let pos = G::from_notation(rules, token).map_err(|e| fail(e.to_string()))?;
         let answered = answered(&pos);
         if pos.outcome().is_some() || (answered && labels.skip_answered) {
             data.skipped += 1;
-            continue;
+            return;
         }
         let Some(k) = <G::Eval as Evaluator<G>>::net_inputs(&pos, &mut active) else {
-            continue;
+            return;
         };
         let target = match (label(&pos), score) {
             (Some(exact), _) => {
@@ -182,8 +171,7 @@ pub fn load_net<G: Game>(
         };
         let linear = linear_value::<G, G::Eval>(&pos);
         data.push(&active[..k], target, points, linear, [held, answered]);
-    }
-    Ok(())
+    })
 }
 
 /// How the network is trained.

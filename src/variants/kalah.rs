@@ -732,15 +732,7 @@ mod tests {
             let mut pos = Kalah::start(&rules);
             while !pos.over() {
                 assert_eq!(KalahEval::net_inputs(&pos, &mut a), Some(14));
-                for (k, &i) in a[..14].iter().enumerate() {
-                    let i = i as usize;
-                    if k < 12 {
-                        assert_eq!(i / two_row::NET_PIT_COUNTS, k);
-                    } else {
-                        let s = i - 12 * two_row::NET_PIT_COUNTS;
-                        assert_eq!(s / two_row::NET_STORE_COUNTS, k - 12);
-                    }
-                }
+                two_row::assert_one_input_a_cell(&a[..14]);
                 let s = [pos.store(Side::South), pos.store(Side::North)];
                 let mirror =
                     Kalah::from_rows(&rules, pos.w[1], pos.w[0], [s[1], s[0]], pos.side.other());

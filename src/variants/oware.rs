@@ -1193,16 +1193,7 @@ mod tests {
         let mut active = [0; MAX_NET_ACTIVE];
         for pos in random_positions(2_000) {
             assert_eq!(OwareEval::net_inputs(&pos, &mut active), Some(14));
-            for (k, &i) in active[..14].iter().enumerate() {
-                let i = i as usize;
-                if k < 12 {
-                    assert_eq!(i / two_row::NET_PIT_COUNTS, k);
-                } else {
-                    let s = i - 12 * two_row::NET_PIT_COUNTS;
-                    assert_eq!(s / two_row::NET_STORE_COUNTS, k - 12);
-                }
-                assert!(i < OWARE_NET_INPUTS);
-            }
+            two_row::assert_one_input_a_cell(&active[..14]);
         }
         // The start: four seeds in every house, empty stores.
         let start = Oware::start(&OwareRules::default());

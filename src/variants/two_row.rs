@@ -45,6 +45,23 @@ pub fn net_inputs(pits: impl Iterator<Item = u8>, stores: [u32; 2], out: &mut [u
     n + 2
 }
 
+/// Checks that `active` holds one input a pit, in the pit's own range, then
+/// one a store, in its own: the shape [`net_inputs`] promises.
+#[cfg(test)]
+pub fn assert_one_input_a_cell(active: &[u16]) {
+    assert_eq!(active.len(), NET_PITS + 2);
+    for (k, &i) in active.iter().enumerate() {
+        let i = i as usize;
+        if k < NET_PITS {
+            assert_eq!(i / NET_PIT_COUNTS, k, "{active:?}");
+        } else {
+            let s = i - NET_PITS * NET_PIT_COUNTS;
+            assert_eq!(s / NET_STORE_COUNTS, k - NET_PITS, "{active:?}");
+        }
+        assert!(i < NET_INPUTS);
+    }
+}
+
 /// A mask of the bytes `0..n` (n = 0..=8).
 #[inline]
 pub fn low_bytes(n: u32) -> u64 {
