@@ -5,6 +5,7 @@ compared with, the repository's files, and a database folder of their own
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 
 import pytest
@@ -29,6 +30,17 @@ def kete_bin():
 @pytest.fixture(scope="session")
 def repo():
     return REPO
+
+
+@pytest.fixture
+def ctrl_c():
+    """`Ctrl-C` raises `KeyboardInterrupt` during the test, as in a terminal.
+    A shell starts a background job (`cmd &`) with SIGINT ignored, and Python
+    then installs no handler, so `_thread.interrupt_main()` would do nothing
+    and a search waiting for it would never end."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
 
 
 @pytest.fixture(scope="session", autouse=True)

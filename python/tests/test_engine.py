@@ -168,7 +168,7 @@ def test_the_gil_is_released_while_searching():
     assert len(ticks) > 100, len(ticks)
 
 
-def test_ctrl_c_stops_a_search_and_returns_what_it_has():
+def test_ctrl_c_stops_a_search_and_returns_what_it_has(ctrl_c):
     e = kete.Engine(egtb_dir=None)
     p = kete.Position("oware")
     timer = threading.Timer(0.5, _thread.interrupt_main)
@@ -182,7 +182,7 @@ def test_ctrl_c_stops_a_search_and_returns_what_it_has():
     assert not e.analyse(p, depth=3).stopped
 
 
-def test_ctrl_c_stops_a_solve_and_perft():
+def test_ctrl_c_stops_a_solve_and_perft(ctrl_c):
     e = kete.Engine(egtb_dir=None)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()

@@ -51,7 +51,7 @@ def test_kete_as_an_external_engine(kete_bin):
         e.analyse(p, depth=1)
 
 
-def test_ctrl_c_sends_stop(kete_bin):
+def test_ctrl_c_sends_stop(kete_bin, ctrl_c):
     e = kete.UgiEngine.popen(kete_bin, options={"EgtbDir": "<empty>"})
     timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
