@@ -9,9 +9,8 @@
 use super::net::Network;
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
-    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MAX_NET_ACTIVE,
-    MoveError, NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value,
-    linear_value_terms,
+    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
+    NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
 
@@ -465,13 +464,9 @@ impl Evaluator<Kalah> for KalahEval {
     fn evaluate(&self, pos: &Kalah) -> i32 {
         match self {
             KalahEval::Linear => linear_value::<_, Self>(pos),
-            KalahEval::Default | KalahEval::Net => {
-                let mut active = [0u16; MAX_NET_ACTIVE];
-                match Self::net_inputs(pos, &mut active) {
-                    Some(n) => NET.evaluate(&active[..n]),
-                    None => linear_value::<_, Self>(pos),
-                }
-            }
+            KalahEval::Default | KalahEval::Net => NET
+                .value::<_, Self>(pos)
+                .unwrap_or_else(|| linear_value::<_, Self>(pos)),
             _ => self.parts(pos).iter().sum(),
         }
     }
@@ -479,13 +474,10 @@ impl Evaluator<Kalah> for KalahEval {
     fn terms(&self, pos: &Kalah) -> Vec<(&'static str, i32)> {
         match self {
             KalahEval::Linear => linear_value_terms::<_, Self>(pos),
-            KalahEval::Default | KalahEval::Net => {
-                let mut active = [0u16; MAX_NET_ACTIVE];
-                match Self::net_inputs(pos, &mut active) {
-                    Some(n) => vec![("network", NET.evaluate(&active[..n]))],
-                    None => linear_value_terms::<_, Self>(pos),
-                }
-            }
+            KalahEval::Default | KalahEval::Net => match NET.value::<_, Self>(pos) {
+                Some(v) => vec![("network", v)],
+                None => linear_value_terms::<_, Self>(pos),
+            },
             _ => {
                 let parts = self.parts(pos);
                 let n = if *self == KalahEval::Store { 1 } else { 3 };
@@ -716,6 +708,7 @@ impl SolveGame for Kalah {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MAX_NET_ACTIVE;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 

@@ -17,7 +17,7 @@
 //! then `w1` input by input (`inputs × hidden` i16), `b1` and `w2` (`hidden`
 //! i16 each) and `b2` (i32).
 
-use crate::game::MAX_NET_ACTIVE;
+use crate::game::{Evaluator, MAX_NET_ACTIVE};
 
 /// What an activation of 1 is in the integer network (and the factor of
 /// the hidden layer's weights).
@@ -224,6 +224,15 @@ impl<const I: usize, const H: usize> Network<I, H> {
             b2,
             scale: h.scale,
         }
+    }
+
+    /// The value of `pos` from the inputs its evaluator `E` turns on
+    /// ([`Evaluator::net_inputs`]); `None` where the network does not take
+    /// the position (another board), which the evaluator then values its
+    /// own way.
+    pub fn value<G, E: Evaluator<G>>(&self, pos: &G) -> Option<i32> {
+        let mut active = [0u16; MAX_NET_ACTIVE];
+        E::net_inputs(pos, &mut active).map(|n| self.evaluate(&active[..n]))
     }
 
     /// The value of the inputs `active` (each below `I`), in centiseeds.

@@ -7,9 +7,8 @@
 use super::net::Network;
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
-    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MAX_NET_ACTIVE,
-    MoveError, NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value,
-    linear_value_terms,
+    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
+    NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
 
@@ -711,13 +710,9 @@ impl Evaluator<Oware> for OwareEval {
     fn evaluate(&self, pos: &Oware) -> i32 {
         match self {
             OwareEval::Linear => linear_value::<_, Self>(pos),
-            OwareEval::Default | OwareEval::Net => {
-                let mut active = [0u16; MAX_NET_ACTIVE];
-                match Self::net_inputs(pos, &mut active) {
-                    Some(n) => NET.evaluate(&active[..n]),
-                    None => linear_value::<_, Self>(pos),
-                }
-            }
+            OwareEval::Default | OwareEval::Net => NET
+                .value::<_, Self>(pos)
+                .unwrap_or_else(|| linear_value::<_, Self>(pos)),
             _ => self.classic_parts(pos).iter().sum(),
         }
     }
@@ -725,13 +720,10 @@ impl Evaluator<Oware> for OwareEval {
     fn terms(&self, pos: &Oware) -> Vec<(&'static str, i32)> {
         match self {
             OwareEval::Linear => linear_value_terms::<_, Self>(pos),
-            OwareEval::Default | OwareEval::Net => {
-                let mut active = [0u16; MAX_NET_ACTIVE];
-                match Self::net_inputs(pos, &mut active) {
-                    Some(n) => vec![("network", NET.evaluate(&active[..n]))],
-                    None => linear_value_terms::<_, Self>(pos),
-                }
-            }
+            OwareEval::Default | OwareEval::Net => match NET.value::<_, Self>(pos) {
+                Some(v) => vec![("network", v)],
+                None => linear_value_terms::<_, Self>(pos),
+            },
             _ => {
                 let parts = self.classic_parts(pos);
                 let n = if *self == OwareEval::Store { 1 } else { 4 };
@@ -1022,6 +1014,7 @@ impl SolveGame for Oware {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MAX_NET_ACTIVE;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
