@@ -213,6 +213,26 @@ pub fn search_record<G: Game>(
             }],
         };
     }
+    // A game on the clock takes the book's move, as the engine's `go` does.
+    if job.core.settings.own_book && search::book::plays_from_book(&job.limits, job.multipv) {
+        let book = search::book::Book::<G>::compiled(&root.rules());
+        if let Some(b) = book.choose_at_random(&root) {
+            let text = root.format_move(b.mv);
+            return SearchOut {
+                best: Some(text.clone()),
+                lines: vec![Line {
+                    multipv: 1,
+                    score: Some(Score::of_engine(b.score, false, None)),
+                    depth: Some(0),
+                    seldepth: None,
+                    nodes: Some(0),
+                    time: Some(0.0),
+                    tbhits: None,
+                    pv: vec![text],
+                }],
+            };
+        }
+    }
     if job.core.last != Some(job.variant) {
         job.core.shared.tt.clear();
         job.core.last = Some(job.variant);

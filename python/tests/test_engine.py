@@ -151,6 +151,20 @@ def test_the_options_are_the_engines():
     assert repr(e) == "Engine(hash_mb=8, threads=2)"
 
 
+def test_own_book_plays_the_book_on_the_clock():
+    e = kete.Engine(own_book=True)
+    assert e.options["OwnBook"] == "true"
+    # Kalah(6,4) after C: F is the one move worth the exact +8.
+    p = kete.Position("kalah").play("C")
+    a = e.play(p, movetime=5.0)
+    assert a.best_move == "F" and a.score.cp == 800, a
+    assert a.elapsed < 2.5, a.elapsed
+    # Analysis (a fixed depth) searches.
+    assert e.analyse(p, depth=4).nodes > 0
+    e.configure(own_book=False)
+    assert e.play(p, movetime=0.1).nodes > 0
+
+
 def test_the_gil_is_released_while_searching():
     ticks = []
     done = threading.Event()

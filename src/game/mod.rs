@@ -359,6 +359,13 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// A multi-line text drawing of the board for people.
     fn diagram(&self) -> String;
+
+    /// The opening book compiled in for `rules` (the text
+    /// [`crate::search::book`] reads), or `""` where these rules have none.
+    /// A book is built for one rule set; other sizes and rules get none.
+    fn book(_rules: &Self::Rules) -> &'static str {
+        ""
+    }
 }
 
 /// `moves` (played from `pos`) with their texts, in the order people read

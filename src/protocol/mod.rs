@@ -787,6 +787,7 @@ impl Engine {
             ponder: self.settings.ponder,
             egtb: self.database_for_search(),
             solve_endgames: self.settings.solve_endgames,
+            own_book: self.settings.own_book,
         };
         let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
             0

@@ -54,6 +54,8 @@ pub struct Settings {
     pub ponder: bool,
     /// Whether a small enough position is solved exactly inside `go`.
     pub solve_endgames: bool,
+    /// Whether a game on the clock plays the book's move where it has one.
+    pub own_book: bool,
     /// `EgtbPath` as given; `None` for `<empty>`.
     pub egtb_path: Option<String>,
     /// `EgtbDir` as given: a folder, [`CACHE`] or [`EMPTY`].
@@ -197,6 +199,16 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
         get: |s| s.solve_endgames.to_string(),
     },
     EngineOption {
+        name: "OwnBook",
+        kind: Kind::Check { default: false },
+        help: "play the book compiled in where it knows the position (go with a clock or movetime)",
+        set: |s, v| {
+            s.own_book = matches!(v, Value::Flag(true));
+            Effect::None
+        },
+        get: |s| s.own_book.to_string(),
+    },
+    EngineOption {
         name: "EgtbPath",
         kind: Kind::String { default: EMPTY },
         help: "an endgame database file to probe",
@@ -234,6 +246,10 @@ impl Default for Settings {
             Some(Kind::Spin { default, .. }) => default,
             _ => unreachable!("{name} is a spin option of the table"),
         };
+        let check = |name: &str| match find(name).map(|o| o.kind) {
+            Some(Kind::Check { default }) => default,
+            _ => unreachable!("{name} is a check option of the table"),
+        };
         Settings {
             hash_mib: spin("Hash") as usize,
             threads: spin("Threads") as usize,
@@ -242,6 +258,7 @@ impl Default for Settings {
             eval: "default".into(),
             ponder: false,
             solve_endgames: false,
+            own_book: check("OwnBook"),
             egtb_path: None,
             egtb_dir: CACHE.to_string(),
         }

@@ -13,6 +13,7 @@ use crate::game::DbSpec;
 use crate::game::SolveGame;
 use crate::game::{Evaluator, Game, GameRecord, MoveError};
 use crate::perft::perft_divide_until;
+use crate::search::book::Book;
 use crate::search::tt::Bound;
 use crate::search::{self, Exact, Limits, Probe, Report, Settings, Shared};
 use crate::solve::{Egtb, Tablebase};
@@ -35,6 +36,8 @@ pub struct SearchOptions {
     /// Whether a small enough position is solved exactly before the search
     /// (`SolveEndgames`).
     pub solve_endgames: bool,
+    /// Whether a game on the clock plays the book's move (`OwnBook`).
+    pub own_book: bool,
 }
 
 /// Where a `position` command starts.
@@ -99,8 +102,10 @@ impl NewSession {
         probe_of: ProbeOf<G>,
         exact_of: ExactOf<G>,
     ) -> Box<dyn Session> {
+        let book = Book::compiled(&rules);
         Box::new(GameSession::<G> {
             record: GameRecord::new(G::start(&rules)),
+            book: Arc::new(book),
             rules,
             probe_of,
             exact_of,
@@ -148,6 +153,8 @@ struct GameSession<G: Game> {
     exact_of: ExactOf<G>,
     /// What the exact solver could not settle in this game.
     attempts: Arc<parking_lot::Mutex<Attempts>>,
+    /// The opening book compiled in for these rules (empty if none).
+    book: Arc<Book<G>>,
 }
 
 fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool, tbhits: bool) -> String {
@@ -233,7 +240,21 @@ impl<G: Game> Session for GameSession<G> {
         };
         let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;
+        let book = (options.own_book
+            && !repeated
+            && crate::search::book::plays_from_book(&limits, options.multipv))
+        .then(|| self.book.choose_at_random(&root))
+        .flatten();
         std::thread::spawn(move || {
+            if let Some(b) = book {
+                out.line(&format!(
+                    "info string book move {} score {}",
+                    root.format_move(b.mv),
+                    score_text(b.score)
+                ));
+                out.line(&format!("bestmove {}", root.format_move(b.mv)));
+                return;
+            }
             if repeated {
                 // The game is over (by the rules or by repetition): nothing to play.
                 if limits.infinite {

@@ -8,6 +8,7 @@
 //! behind it reached no horizon, that is every line ended in a finished game.
 
 pub mod bench;
+pub mod book;
 pub mod time;
 pub mod tt;
 

@@ -174,61 +174,127 @@ pub fn combine<G: SolveGame>(
     plies: usize,
     value: &dyn Fn(&JobKey) -> Option<i32>,
 ) -> Result<(i32, Vec<G::Move>), JobKey> {
-    fn eval<G: SolveGame>(
-        line: &Line<G>,
-        depth: usize,
-        plies: usize,
-        value: &dyn Fn(&JobKey) -> Option<i32>,
-    ) -> Result<i32, JobKey> {
-        if let Some(v) = line.finished().filter(|_| depth > 0) {
-            return Ok(v);
-        }
-        if depth == plies {
-            let key = line.key();
-            return value(&key).ok_or(key);
-        }
-        let mut legal = Vec::new();
-        line.pos.legal_moves(&mut legal);
-        let mut best = i32::MIN;
-        for mv in legal {
-            let child = line.child(mv);
-            let v = eval(&child, depth + 1, plies, value)?;
-            let v = if child.pos.side_to_move() == line.pos.side_to_move() {
-                v
-            } else {
-                -v
-            };
-            best = best.max(v);
-        }
-        Ok(best)
-    }
-    let root = Line {
+    let line = Line {
         pos: root.clone(),
         history: Vec::new(),
     };
-    if let Some(v) = root.finished() {
+    if let Some(v) = line.finished() {
         return Ok((v, Vec::new()));
     }
-    let mut legal = Vec::new();
-    root.pos.legal_moves(&mut legal);
     if plies == 0 {
-        return Ok((value(&root.key()).ok_or(root.key())?, Vec::new()));
+        return Ok((value(&line.key()).ok_or(line.key())?, Vec::new()));
     }
-    let mut values = Vec::new();
-    for &mv in &legal {
-        let child = root.child(mv);
-        let v = eval(&child, 1, plies, value)?;
-        let same = child.pos.side_to_move() == root.pos.side_to_move();
-        values.push(if same { v } else { -v });
-    }
-    let best = values.iter().copied().max().unwrap_or(0);
-    let moves = legal
+    let above = values_above(root, plies, value)?;
+    let (_, moves) = above
+        .first()
+        .expect("a root whose game goes on is above the split");
+    let best = moves.iter().map(|&(_, v)| v).max().unwrap_or(0);
+    let best_moves = moves
         .iter()
-        .zip(&values)
-        .filter(|&(_, &v)| v == best)
-        .map(|(&m, _)| m)
+        .filter(|&&(_, v)| v == best)
+        .map(|&(m, _)| m)
         .collect();
-    Ok((best, moves))
+    Ok((best, best_moves))
+}
+
+/// Every position whose game goes on fewer than `plies` moves from `root`
+/// (each once, the root first), with the exact value of each of its moves
+/// from its side to move's view, backed up from the jobs' values; or the
+/// first key without a value. An opening book of exact values is this list.
+#[allow(clippy::type_complexity)]
+pub fn values_above<G: SolveGame>(
+    root: &G,
+    plies: usize,
+    value: &dyn Fn(&JobKey) -> Option<i32>,
+) -> Result<Vec<(G, Vec<(G::Move, i32)>)>, JobKey> {
+    let (known, missing) = known_values_above(root, plies, value);
+    match missing.first() {
+        Some(&key) => Err(key),
+        None => Ok(known),
+    }
+}
+
+/// [`values_above`] of a split not solved to the end: the positions whose
+/// every job below is solved, and the keys of the jobs without a value.
+/// `value` may also know positions above the split (solved on their own, as
+/// the jobs of a shallower split): a position whose jobs are not all solved
+/// then still gives its value to the position above it, without an entry
+/// of its own.
+#[allow(clippy::type_complexity)]
+pub fn known_values_above<G: SolveGame>(
+    root: &G,
+    plies: usize,
+    value: &dyn Fn(&JobKey) -> Option<i32>,
+) -> (Vec<(G, Vec<(G::Move, i32)>)>, Vec<JobKey>) {
+    struct Walk<'a, G: SolveGame> {
+        plies: usize,
+        value: &'a dyn Fn(&JobKey) -> Option<i32>,
+        /// The value of each position above the split walked, `None` where a
+        /// job below it has none.
+        seen: HashMap<JobKey, Option<i32>>,
+        missing: Vec<JobKey>,
+        out: Vec<(G, Vec<(G::Move, i32)>)>,
+    }
+    impl<G: SolveGame> Walk<'_, G> {
+        /// The value of `line`'s position for its side to move, if known.
+        fn eval(&mut self, line: &Line<G>, depth: usize) -> Option<i32> {
+            if let Some(v) = line.finished().filter(|_| depth > 0) {
+                return Some(v);
+            }
+            let key = line.key();
+            if depth == self.plies {
+                let v = (self.value)(&key);
+                if v.is_none() && !self.missing.contains(&key) {
+                    self.missing.push(key);
+                }
+                return v;
+            }
+            if let Some(&v) = self.seen.get(&key) {
+                return v;
+            }
+            let mut legal = Vec::new();
+            line.pos.legal_moves(&mut legal);
+            let mut moves = Vec::with_capacity(legal.len());
+            let mut whole = true;
+            for mv in legal {
+                let child = line.child(mv);
+                match self.eval(&child, depth + 1) {
+                    Some(v) => {
+                        let same = child.pos.side_to_move() == line.pos.side_to_move();
+                        moves.push((mv, if same { v } else { -v }));
+                    }
+                    None => whole = false,
+                }
+            }
+            let best = if whole {
+                moves.iter().map(|&(_, v)| v).max()
+            } else {
+                (self.value)(&key)
+            };
+            self.seen.insert(key, best);
+            if whole {
+                self.out.push((line.pos.clone(), moves));
+            }
+            best
+        }
+    }
+    let mut walk = Walk {
+        plies,
+        value,
+        seen: HashMap::new(),
+        missing: Vec::new(),
+        out: Vec::new(),
+    };
+    let line = Line {
+        pos: root.clone(),
+        history: Vec::new(),
+    };
+    if plies > 0 && line.finished().is_none() {
+        walk.eval(&line, 0);
+    }
+    // Children finish before their parents: the root came last.
+    walk.out.reverse();
+    (walk.out, walk.missing)
 }
 
 #[cfg(test)]
@@ -255,6 +321,92 @@ mod tests {
         let (v, best) =
             combine(root, plies, &|k| values.get(k).copied()).expect("every job solved");
         (v, best, lines.len())
+    }
+
+    /// Every position above a split gets each move's exact value: the
+    /// value a solve of the position after the move finds.
+    #[test]
+    fn values_above_a_split_are_each_moves_exact_value() {
+        let rules = KalahRules {
+            pits: 4,
+            seeds: 3,
+            ..KalahRules::default()
+        };
+        let root = Kalah::start(&rules);
+        let lines = split(&root, 3);
+        let mut values = HashMap::new();
+        for line in &lines {
+            let (pos, history, key) = replay(&root, line);
+            let opts = SolveOptions {
+                hash_mb: 4,
+                history,
+                ..Default::default()
+            };
+            values.insert(key, solve(&pos, &opts, &mut |_| {}).value);
+        }
+        let above = values_above(&root, 3, &|k| values.get(k).copied()).expect("all solved");
+        assert_eq!(above[0].0, root);
+        let mut keys: Vec<u64> = above.iter().map(|(p, _)| p.hash()).collect();
+        keys.sort();
+        keys.dedup();
+        assert_eq!(keys.len(), above.len(), "each position once");
+        assert!(above.len() > 10, "{}", above.len());
+        let opts = SolveOptions {
+            hash_mb: 4,
+            ..Default::default()
+        };
+        for (pos, moves) in &above {
+            for &(mv, v) in moves {
+                let child = pos.play(mv);
+                let w = match child.outcome() {
+                    Some(o) => margin(o, child.side_to_move()),
+                    None => solve(&child, &opts, &mut |_| {}).value,
+                };
+                let w = if child.side_to_move() == pos.side_to_move() {
+                    w
+                } else {
+                    -w
+                };
+                assert_eq!(v, w, "{} {}", pos.to_notation(), pos.format_move(mv));
+            }
+        }
+        assert_eq!(
+            combine(&root, 3, &|k| values.get(k).copied()).unwrap().0,
+            solve(&root, &opts, &mut |_| {}).value
+        );
+        // Without the jobs after South's B, the positions above them are
+        // left out (the root among them), the others kept as they were.
+        let b = root.parse_move("B").unwrap();
+        let after_b: Vec<JobKey> = lines
+            .iter()
+            .filter(|l| l[0] == b)
+            .map(|l| replay(&root, l).2)
+            .collect();
+        let (known, missing) = known_values_above(&root, 3, &|k| {
+            values.get(k).copied().filter(|_| !after_b.contains(k))
+        });
+        assert_eq!(missing.len(), after_b.len());
+        assert!(!known.is_empty() && known.len() < above.len());
+        assert!(known.iter().all(|k| above.contains(k)));
+        assert!(known.iter().all(|(p, _)| *p != root && *p != root.play(b)));
+        assert!(
+            values_above(&root, 3, &|k| {
+                values.get(k).copied().filter(|_| !after_b.contains(k))
+            })
+            .is_err()
+        );
+        // The position after B solved on its own gives the root its entry
+        // back, the same as before; B's own entry stays out.
+        let b_key = replay(&root, &[b]).2;
+        let b_value = solve(&root.play(b), &opts, &mut |_| {}).value;
+        let (known, _) = known_values_above(&root, 3, &|k| {
+            if *k == b_key {
+                return Some(b_value);
+            }
+            values.get(k).copied().filter(|_| !after_b.contains(k))
+        });
+        assert_eq!(known[0], above[0]);
+        assert!(known.iter().all(|(p, _)| *p != root.play(b)));
     }
 
     fn all_best<G: SolveGame>(root: &G) -> (i32, Vec<G::Move>) {

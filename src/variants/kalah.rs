@@ -326,6 +326,17 @@ impl Game for Kalah {
     fn diagram(&self) -> String {
         two_row::diagram(&self.board(), self.stores())
     }
+
+    /// Kalah(6,4) with the standard capture: the exact value of every move
+    /// of the positions fewer than 4 moves from the start (`kete book build
+    /// --variant kalah --plies 4`, guide chapter 4).
+    fn book(rules: &KalahRules) -> &'static str {
+        if *rules == KalahRules::default() {
+            include_str!("books/kalah.book")
+        } else {
+            ""
+        }
+    }
 }
 
 impl Board for Kalah {

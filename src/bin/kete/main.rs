@@ -5,6 +5,7 @@
 #[path = "../common/variant_args.rs"]
 mod variant_args;
 
+mod book;
 mod play;
 mod serve;
 mod solve;
@@ -68,6 +69,9 @@ kete egtb build --variant oware --pits 3 --max-seeds 12 --out oware3.db"
 kete tune gen --variant kalah --eval classic --games 100 --out k.txt\n  \
 kete tune fit --variant kalah --data k.txt --out weights.rs")]
     Tune(tune::TuneArgs),
+    /// Build an opening book, or show what one says of a position.
+    #[command(after_help = "Example:\n  kete book show --variant kalah --moves C")]
+    Book(book::BookArgs),
     /// Print a shell completion script for kete (e.g. `kete completions bash`).
     #[command(
         after_help = "Example:\n  kete completions bash > ~/.local/share/bash-completion/completions/kete"
@@ -201,6 +205,10 @@ fn run() -> Result<()> {
         Some(Command::Tune(a)) => {
             let line: Vec<String> = std::env::args().skip(1).collect();
             tune::run(&a, format!("kete {}", line.join(" ")))
+        }
+        Some(Command::Book(a)) => {
+            let line: Vec<String> = std::env::args().skip(1).collect();
+            book::run(&a, format!("kete {}", line.join(" ")))
         }
         Some(Command::Completions { shell }) => {
             clap_complete::generate(shell, &mut Cli::command(), "kete", &mut std::io::stdout());

@@ -21,7 +21,7 @@ use kete::solve::{SolveOptions, SolveProgress};
 use kete::variants::{SolveVisitor, Variant};
 
 /// The options of `kete solve` besides the variant.
-#[derive(Args, Clone, Debug)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct SolveArgs {
     /// Solve this position instead of the start position.
     #[arg(long)]
@@ -381,7 +381,7 @@ fn position<G: Game>(rules: &G::Rules, args: &SolveArgs) -> Result<G> {
 
 const JOBS: &str = "jobs.json";
 
-fn read_jobs(dir: &std::path::Path) -> Result<JobsFile> {
+pub(crate) fn read_jobs(dir: &std::path::Path) -> Result<JobsFile> {
     let path = dir.join(JOBS);
     let text = std::fs::read_to_string(&path).with_context(|| {
         format!(
@@ -436,7 +436,7 @@ fn run_mode<G: SolveGame>(
     match mode {
         Mode::Plain => {
             let pos = &position::<G>(rules, args)?;
-            let r = solve_reporting(pos, args, db, Vec::new());
+            let r = solve_reporting(pos, args, db, Vec::new(), true);
             if r.complete {
                 print_result(pos, r.value, &r.best)
             } else {
@@ -445,110 +445,24 @@ fn run_mode<G: SolveGame>(
         }
         Mode::Split(plies, dir, variant) => {
             let pos = &position::<G>(rules, args)?;
-            let lines = kete::solve::split::split(pos, plies);
-            let file = JobsFile {
-                variant: variant.name().to_string(),
-                options: variant
-                    .option_values()
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), v))
-                    .collect(),
-                root: pos.to_notation(),
-                plies,
-                jobs: lines
-                    .iter()
-                    .enumerate()
-                    .map(|(id, line)| {
-                        let mut p = pos.clone();
-                        let moves = line
-                            .iter()
-                            .map(|&m| {
-                                let text = p.format_move(m);
-                                p = p.play(m);
-                                text
-                            })
-                            .collect();
-                        Job {
-                            id,
-                            moves,
-                            fen: p.to_notation(),
-                        }
-                    })
-                    .collect(),
-            };
-            write_jobs(dir, &file)
+            let file = jobs_file(pos, plies, variant);
+            write_jobs(dir, &file)?;
+            println!("jobs {}", file.jobs.len());
+            Ok(())
         }
         Mode::Job(dir, id, file) => {
             let root = G::from_notation(rules, &file.root)
                 .map_err(|e| anyhow!("the root of {}: {e}", dir.display()))?;
-            let job = &file.jobs[id];
-            let moves = job_moves(&root, job)?;
-            let (p, history, _) = kete::solve::split::replay(&root, &moves);
-            let path = result_path(dir, id);
-            let t = Instant::now();
-            let r = solve_reporting(&p, args, db, history);
-            if !r.complete {
-                let (lo, hi) = south_bounds(&p, &r);
-                bail!(
-                    "job {id} was not solved within --time {} s: its value (South's view) lies in [{lo:+},{hi:+}]; no result was written",
-                    args.time.unwrap_or_default()
-                );
-            }
-            let result = JobResult {
-                id,
-                fen: job.fen.clone(),
-                value: r.value,
-                best: r.best.iter().map(|&m| p.format_move(m)).collect(),
-                nodes: r.nodes,
-                seconds: t.elapsed().as_secs_f64(),
-            };
-            let parent = path.parent().expect("results/ in the jobs folder");
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("cannot create {}", parent.display()))?;
-            // Whole or not at all: the combine step must never read half a
-            // result.
-            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-            std::fs::write(&tmp, serde_json::to_string(&result)? + "\n")
-                .and_then(|_| std::fs::rename(&tmp, &path))
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            let r = solve_job(&root, args, dir, &file.jobs[id], db, true)?;
+            let p = G::from_notation(rules, &r.fen).expect("a job's position reads back");
+            let best: Vec<G::Move> = r.best.iter().filter_map(|m| p.parse_move(m).ok()).collect();
             print!("job {id} ");
-            print_result(&p, r.value, &r.best)
+            print_result(&p, r.value, &best)
         }
         Mode::Combine(dir, file) => {
             let root = G::from_notation(rules, &file.root)
                 .map_err(|e| anyhow!("the root of {}: {e}", dir.display()))?;
-            let mut values = std::collections::HashMap::new();
-            let mut missing = Vec::new();
-            let (mut nodes, mut seconds) = (0u64, 0f64);
-            for job in &file.jobs {
-                let path = result_path(dir, job.id);
-                let text = match std::fs::read_to_string(&path) {
-                    Ok(t) => t,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                        missing.push(job.id);
-                        continue;
-                    }
-                    Err(e) => {
-                        return Err(e).with_context(|| format!("cannot read {}", path.display()));
-                    }
-                };
-                let r: JobResult = serde_json::from_str(&text)
-                    .with_context(|| format!("{} is not a job result", path.display()))?;
-                if r.id != job.id || r.fen != job.fen {
-                    bail!(
-                        "{} is the result of job {} ({}), not of job {} ({})",
-                        path.display(),
-                        r.id,
-                        r.fen,
-                        job.id,
-                        job.fen
-                    );
-                }
-                let moves = job_moves(&root, job)?;
-                values.insert(kete::solve::split::replay(&root, &moves).2, r.value);
-                nodes += r.nodes;
-                seconds += r.seconds;
-            }
+            let (values, missing, nodes, seconds) = job_values(&root, dir, file)?;
             if !missing.is_empty() {
                 let shown: Vec<String> = missing.iter().take(12).map(|i| i.to_string()).collect();
                 bail!(
@@ -576,11 +490,136 @@ fn run_mode<G: SolveGame>(
     }
 }
 
+/// The split of `pos` into the distinct positions `plies` moves on.
+pub(crate) fn jobs_file<G: SolveGame>(pos: &G, plies: usize, variant: &Variant) -> JobsFile {
+    JobsFile {
+        variant: variant.name().to_string(),
+        options: variant
+            .option_values()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        root: pos.to_notation(),
+        plies,
+        jobs: kete::solve::split::split(pos, plies)
+            .iter()
+            .enumerate()
+            .map(|(id, line)| {
+                let mut p = pos.clone();
+                let moves = line
+                    .iter()
+                    .map(|&m| {
+                        let text = p.format_move(m);
+                        p = p.play(m);
+                        text
+                    })
+                    .collect();
+                Job {
+                    id,
+                    moves,
+                    fen: p.to_notation(),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// Solves one job of a split (`root` is the split's) and writes its result
+/// file whole; the solve's progress goes to stderr if `verbose`.
+pub(crate) fn solve_job<G: SolveGame>(
+    root: &G,
+    args: &SolveArgs,
+    dir: &std::path::Path,
+    job: &Job,
+    db: Option<&dyn Tablebase<G>>,
+    verbose: bool,
+) -> Result<JobResult> {
+    let id = job.id;
+    let moves = job_moves(root, job)?;
+    let (p, history, _) = kete::solve::split::replay(root, &moves);
+    let path = result_path(dir, id);
+    let t = Instant::now();
+    let r = solve_reporting(&p, args, db, history, verbose);
+    if !r.complete {
+        let (lo, hi) = south_bounds(&p, &r);
+        bail!(
+            "job {id} was not solved within --time {} s: its value (South's view) lies in [{lo:+},{hi:+}]; no result was written",
+            args.time.unwrap_or_default()
+        );
+    }
+    let result = JobResult {
+        id,
+        fen: job.fen.clone(),
+        value: r.value,
+        best: r.best.iter().map(|&m| p.format_move(m)).collect(),
+        nodes: r.nodes,
+        seconds: t.elapsed().as_secs_f64(),
+    };
+    let parent = path.parent().expect("results/ in the jobs folder");
+    std::fs::create_dir_all(parent)
+        .with_context(|| format!("cannot create {}", parent.display()))?;
+    // Whole or not at all: the combine step must never read half a
+    // result.
+    let tmp = path.with_extension(format!("tmp{}-{id}", std::process::id()));
+    std::fs::write(&tmp, serde_json::to_string(&result)? + "\n")
+        .and_then(|_| std::fs::rename(&tmp, &path))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(result)
+}
+
+/// The values of a split's solved jobs by key, the ids of those not solved
+/// yet, and the nodes and seconds the solved ones took.
+#[allow(clippy::type_complexity)]
+pub(crate) fn job_values<G: SolveGame>(
+    root: &G,
+    dir: &std::path::Path,
+    file: &JobsFile,
+) -> Result<(
+    std::collections::HashMap<kete::solve::split::JobKey, i32>,
+    Vec<usize>,
+    u64,
+    f64,
+)> {
+    let mut values = std::collections::HashMap::new();
+    let mut missing = Vec::new();
+    let (mut nodes, mut seconds) = (0u64, 0f64);
+    for job in &file.jobs {
+        let path = result_path(dir, job.id);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                missing.push(job.id);
+                continue;
+            }
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot read {}", path.display()));
+            }
+        };
+        let r: JobResult = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a job result", path.display()))?;
+        if r.id != job.id || r.fen != job.fen {
+            bail!(
+                "{} is the result of job {} ({}), not of job {} ({})",
+                path.display(),
+                r.id,
+                r.fen,
+                job.id,
+                job.fen
+            );
+        }
+        let moves = job_moves(root, job)?;
+        values.insert(kete::solve::split::replay(root, &moves).2, r.value);
+        nodes += r.nodes;
+        seconds += r.seconds;
+    }
+    Ok((values, missing, nodes, seconds))
+}
+
 /// The database of a solve: the file named, one built in memory of the
 /// seeds asked for, or by default the one the variant chooses for a
 /// position of `seeds` seeds in play (`None`: none by default), from the
 /// cache folder, built and kept there the first time.
-fn database<G: DbSpec>(
+pub(crate) fn database<G: DbSpec>(
     args: &SolveArgs,
     rules: &G::Rules,
     seeds: Option<usize>,
@@ -637,21 +676,26 @@ fn database<G: DbSpec>(
 }
 
 /// Solves `pos` (after the positions `history`) with the command line's
-/// table and guesses, the progress on stderr.
+/// table and guesses, the progress on stderr if `verbose`.
 fn solve_reporting<G: SolveGame>(
     pos: &G,
     args: &SolveArgs,
     db: Option<&dyn Tablebase<G>>,
     history: Vec<(u64, u32)>,
+    verbose: bool,
 ) -> kete::solve::SolveResult<G::Move> {
     let side = pos.side_to_move();
     let hash_mb = args
         .hash
         .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row()));
-    if G::CAN_REPEAT && db.is_none() && args.hash.is_none() {
-        eprintln!("table: {hash_mb} MiB (4 bytes a position if a graph of more than 4 M is built)");
-    } else {
-        eprintln!("table: {hash_mb} MiB");
+    if verbose {
+        let graph = G::CAN_REPEAT && db.is_none() && args.hash.is_none();
+        let note = if graph {
+            " (4 bytes a position if a graph of more than 4 M is built)"
+        } else {
+            ""
+        };
+        eprintln!("table: {hash_mb} MiB{note}");
     }
     let mut opts = SolveOptions {
         hash_mb,
@@ -676,6 +720,9 @@ fn solve_reporting<G: SolveGame>(
         kete::solve::Deadline::start(Duration::from_secs_f64(t), stop)
     });
     let mut report = |p: &SolveProgress| {
+        if !verbose {
+            return;
+        }
         if let Some(stage) = p.graph {
             eprintln!("{stage} time {:.2} s", p.elapsed.as_secs_f64());
             return;
@@ -779,7 +826,7 @@ fn print_unproven<G: Game>(
 
 /// Writes a split's jobs file; a folder that already holds the same split
 /// is left as it is (its results stay), another split is refused.
-fn write_jobs(dir: &std::path::Path, file: &JobsFile) -> Result<()> {
+pub(crate) fn write_jobs(dir: &std::path::Path, file: &JobsFile) -> Result<()> {
     let path = dir.join(JOBS);
     if path.exists() {
         let old = read_jobs(dir)?;
@@ -806,7 +853,6 @@ fn write_jobs(dir: &std::path::Path, file: &JobsFile) -> Result<()> {
         file.root,
         path.display()
     );
-    println!("jobs {}", file.jobs.len());
     Ok(())
 }
 
