@@ -238,71 +238,77 @@ fn the_kalah_book_compiled_in_backs_up_and_starts_at_plus_8() {
 
 #[test]
 fn bad_book_commands_are_refused_with_the_reason() {
-    refused(
-        &[
-            "book",
-            "build",
-            "--variant",
-            "kalah",
-            "--plies",
-            "0",
-            "--jobs",
-            "j",
-            "--out",
-            "b",
-        ],
-        "--plies takes at least 1 move",
-    );
-    refused(
-        &[
-            "book",
-            "build",
-            "--variant",
-            "kalah",
-            "--plies",
-            "2",
-            "--out",
-            "b",
-        ],
-        "give --jobs DIR",
-    );
-    refused(
-        &[
-            "book",
-            "build",
-            "--variant",
-            "bao",
-            "--plies",
-            "2",
-            "--jobs",
-            "j",
-            "--out",
-            "b",
-        ],
-        "build its book by searches",
-    );
-    refused(
-        &["book", "show", "--variant", "endodoi"],
-        "has no positions for these rules",
-    );
-    refused(
-        &["book", "show", "--variant", "kalah", "--moves", "C Z"],
-        "--moves: move 2 'Z'",
-    );
     let d = dir("bad");
-    let bad = d.join("bad.book");
-    std::fs::write(&bad, "# fine\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S C:+800 Q:+1\n").unwrap();
-    refused(
+    let at = |name: &str| d.join(name).display().to_string();
+    let (jobs, out, small, bad) = (at("jobs"), at("b"), at("small"), at("bad.book"));
+    let cases = [
+        (
+            format!("book build --variant kalah --plies 0 --jobs {jobs} --out {out}"),
+            "--plies takes at least 1 move".to_string(),
+        ),
+        (
+            format!("book build --variant kalah --plies 2 --out {out}"),
+            "give --jobs DIR".to_string(),
+        ),
+        (
+            format!("book build --variant bao --plies 2 --jobs {jobs} --out {out}"),
+            "build its book by searches".to_string(),
+        ),
+        (
+            format!("book build --variant oware --plies 2 --depth 0 --out {out}"),
+            "--depth 0 is not a depth".to_string(),
+        ),
+        (
+            format!("book build --variant kalah --plies 1 --jobs {jobs} --also no/such/dir --out {out}"),
+            "no/such/dir".to_string(),
+        ),
+        // An --also split of another start is refused before anything is
+        // split or solved, or a database built.
+        (
+            format!("book build --variant kalah --plies 1 --jobs {jobs} --also {small} --out {out}"),
+            "is a split of kalah 3-3-3-3-3-3-3-3-0-0-S, not of the book's start kalah 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S".to_string(),
+        ),
+        (
+            "book build --variant oware --plies 2 --depth 4 --out no/such/b".to_string(),
+            "cannot write no/such/b: no/such is not a folder".to_string(),
+        ),
+        (
+            "book show --variant endodoi".to_string(),
+            "has no positions for these rules".to_string(),
+        ),
+        (
+            "book show --variant kalah --moves C,Z".to_string(),
+            "--moves: move 2 'Z'".to_string(),
+        ),
+        (
+            format!("book show --variant kalah --book {bad}"),
+            "book line 2: move 'Q'".to_string(),
+        ),
+    ];
+    ok(
         &[
-            "book",
-            "show",
+            "solve",
             "--variant",
             "kalah",
-            "--book",
-            &bad.display().to_string(),
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--split",
+            "1",
+            "--jobs",
+            &small,
         ],
-        "book line 2: move 'Q'",
+        &d,
     );
+    std::fs::write(&bad, "# fine\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S C:+800 Q:+1\n").unwrap();
+    for (line, says) in &cases {
+        // Commas stand for the spaces inside one argument.
+        let args: Vec<String> = line.split(' ').map(|a| a.replace(',', " ")).collect();
+        let args: Vec<&str> = args.iter().map(|a| a.as_str()).collect();
+        refused(&args, says);
+    }
+    assert!(!d.join("jobs").exists(), "nothing was split");
     let _ = std::fs::remove_dir_all(&d);
 }
 

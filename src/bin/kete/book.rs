@@ -21,6 +21,7 @@ use kete::game::{DbSpec, Game, SolveGame};
 use kete::search::book::{Book, BookMove};
 use kete::search::{Limits, Settings};
 use kete::solve::db::Tablebase;
+use kete::solve::split::JobsFile;
 use kete::variants::{SolveVisitor, Variant, VariantVisitor};
 
 use crate::solve::{self, SolveArgs};
@@ -134,6 +135,31 @@ fn build(args: &BuildArgs, command_line: String) -> Result<()> {
     if args.plies == 0 {
         bail!("--plies takes at least 1 move");
     }
+    if let Some(d) = args.depth
+        && !(1..=kete::search::MAX_DEPTH).contains(&d)
+    {
+        bail!(
+            "--depth {d} is not a depth from 1 to {}",
+            kete::search::MAX_DEPTH
+        );
+    }
+    if args.movetime == Some(0) {
+        bail!("--movetime takes at least 1 ms");
+    }
+    if args.hash == Some(0) {
+        bail!("--hash takes at least 1 MiB");
+    }
+    // Said before hours of solving or searching, not after.
+    let folder = args.out.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(folder) = folder
+        && !folder.is_dir()
+    {
+        bail!(
+            "cannot write {}: {} is not a folder",
+            args.out.display(),
+            folder.display()
+        );
+    }
     let variant = args.variant.variant().map_err(|e| anyhow!(e))?;
     let t = Instant::now();
     let text = if args.movetime.is_some() || args.depth.is_some() {
@@ -144,7 +170,12 @@ fn build(args: &BuildArgs, command_line: String) -> Result<()> {
                 "give --jobs DIR to build the book by the solver, or --movetime/--depth to build it by searches"
             );
         };
-        variant.visit_solver(BySolver(args, &variant, dir, command_line))?
+        let also = args
+            .also
+            .iter()
+            .map(|d| solve::read_jobs(d))
+            .collect::<Result<Vec<_>>>()?;
+        variant.visit_solver(BySolver(args, &variant, dir, command_line, &also))?
     };
     let positions = text.lines().filter(|l| !l.starts_with('#')).count();
     std::fs::write(&args.out, &text)
@@ -201,12 +232,45 @@ impl VariantVisitor for BySearch<'_> {
     }
 }
 
-struct BySolver<'a>(&'a BuildArgs, &'a Variant, &'a PathBuf, String);
+/// The build by the solver: the arguments, the variant, the jobs folder,
+/// the command line, and the `--also` splits read.
+struct BySolver<'a>(
+    &'a BuildArgs,
+    &'a Variant,
+    &'a PathBuf,
+    String,
+    &'a [JobsFile],
+);
 
 impl BySolver<'_> {
+    /// Every `--also` split is one of the book's start, its game and rules.
+    fn check_also<G: Game>(&self, root: &G) -> Result<()> {
+        let options: Vec<(String, String)> = self
+            .1
+            .option_values()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let start = root.to_notation();
+        for (dir, split) in self.0.also.iter().zip(self.4) {
+            if split.variant != self.1.name() || split.options != options || split.root != start {
+                bail!(
+                    "{} is a split of {} {}, not of the book's start {} {}",
+                    dir.display(),
+                    split.variant,
+                    split.root,
+                    self.1.name(),
+                    start
+                );
+            }
+        }
+        Ok(())
+    }
+
     fn run<G: SolveGame>(self, rules: G::Rules, db: Option<&dyn Tablebase<G>>) -> Result<String> {
         let (args, variant, dir) = (self.0, self.1, self.2);
         let root = G::start(&rules);
+        self.check_also(&root)?;
         let file = solve::jobs_file(&root, args.plies, variant);
         solve::write_jobs(dir, &file)?;
         let (_, mut missing, _, _) = solve::job_values(&root, dir, &file)?;
@@ -254,22 +318,8 @@ impl BySolver<'_> {
             return Err(e);
         }
         let (mut values, missing, _, _) = solve::job_values(&root, dir, &file)?;
-        for other in &args.also {
-            let split = solve::read_jobs(other)?;
-            if split.variant != file.variant
-                || split.options != file.options
-                || split.root != file.root
-            {
-                bail!(
-                    "{} is a split of {} {}, not of the book's start {} {}",
-                    other.display(),
-                    split.variant,
-                    split.root,
-                    file.variant,
-                    file.root
-                );
-            }
-            let (more, _, _, _) = solve::job_values(&root, other, &split)?;
+        for (other, split) in args.also.iter().zip(self.4) {
+            let (more, _, _, _) = solve::job_values(&root, other, split)?;
             values.extend(more);
         }
         if !missing.is_empty() && !args.solved_only {
@@ -320,6 +370,8 @@ impl SolveVisitor for BySolver<'_> {
     type Output = Result<String>;
     fn with_databases<G: DbSpec>(self, rules: G::Rules) -> Result<String> {
         let start = G::start(&rules);
+        // Refused before a database is built or loaded for nothing.
+        self.check_also(&start)?;
         let solve_args = SolveArgs {
             egtb_dir: self.0.egtb_dir.clone(),
             threads: self.0.threads,
