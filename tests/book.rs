@@ -92,22 +92,10 @@ fn a_book_of_exact_values_holds_what_the_solver_says_of_each_position() {
     let d = dir("exact");
     let jobs = d.join("jobs").display().to_string();
     let out = d.join("small.book").display().to_string();
-    let args = [
-        "book",
-        "build",
-        "--variant",
-        "kalah",
-        "--pits",
-        "4",
-        "--seeds",
-        "3",
-        "--plies",
-        "3",
-        "--jobs",
-        &jobs,
-        "--out",
-        &out,
-    ];
+    let line = format!(
+        "book build --variant kalah --pits 4 --seeds 3 --plies 3 --jobs {jobs} --out {out}"
+    );
+    let args: Vec<&str> = line.split(' ').collect();
     let (said, err) = ok(&args, &d);
     assert!(said.starts_with("book: "), "{said}");
     assert!(err.contains("book: solved"), "{err}");
@@ -285,22 +273,8 @@ fn bad_book_commands_are_refused_with_the_reason() {
             "book line 2: move 'Q'".to_string(),
         ),
     ];
-    ok(
-        &[
-            "solve",
-            "--variant",
-            "kalah",
-            "--pits",
-            "4",
-            "--seeds",
-            "3",
-            "--split",
-            "1",
-            "--jobs",
-            &small,
-        ],
-        &d,
-    );
+    let split = format!("solve --variant kalah --pits 4 --seeds 3 --split 1 --jobs {small}");
+    ok(&split.split(' ').collect::<Vec<_>>(), &d);
     std::fs::write(&bad, "# fine\n4-4-4-4-4-4-4-4-4-4-4-4-0-0-S C:+800 Q:+1\n").unwrap();
     for (line, says) in &cases {
         // Commas stand for the spaces inside one argument.
