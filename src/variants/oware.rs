@@ -620,17 +620,6 @@ impl Game for Oware {
             [self.store(Side::South), self.store(Side::North)],
         )
     }
-
-    /// Oware 6x4 under the Awari rules (kete's default): the best move of a
-    /// search to depth 22 of every position fewer than 4 moves from the
-    /// start (`kete book build --variant oware --plies 4 --depth 22`).
-    fn book(rules: &OwareRules) -> &'static str {
-        if *rules == OwareRules::default() {
-            include_str!("books/oware-awari.book")
-        } else {
-            ""
-        }
-    }
 }
 
 /// Oware's evaluators.
