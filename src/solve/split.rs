@@ -233,6 +233,9 @@ pub fn known_values_above<G: SolveGame>(
         /// job below it has none.
         seen: HashMap<JobKey, Option<i32>>,
         missing: Vec<JobKey>,
+        /// `missing` as a set: a job is listed once however many lines
+        /// reach it.
+        listed: std::collections::HashSet<JobKey>,
         out: Vec<(G, Vec<(G::Move, i32)>)>,
     }
     impl<G: SolveGame> Walk<'_, G> {
@@ -244,7 +247,7 @@ pub fn known_values_above<G: SolveGame>(
             let key = line.key();
             if depth == self.plies {
                 let v = (self.value)(&key);
-                if v.is_none() && !self.missing.contains(&key) {
+                if v.is_none() && self.listed.insert(key) {
                     self.missing.push(key);
                 }
                 return v;
@@ -283,6 +286,7 @@ pub fn known_values_above<G: SolveGame>(
         value,
         seen: HashMap::new(),
         missing: Vec::new(),
+        listed: Default::default(),
         out: Vec::new(),
     };
     let line = Line {

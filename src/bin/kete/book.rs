@@ -245,12 +245,7 @@ struct BySolver<'a>(
 impl BySolver<'_> {
     /// Every `--also` split is one of the book's start, its game and rules.
     fn check_also<G: Game>(&self, root: &G) -> Result<()> {
-        let options: Vec<(String, String)> = self
-            .1
-            .option_values()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
+        let options = solve::jobs_options(self.1);
         let start = root.to_notation();
         for (dir, split) in self.0.also.iter().zip(self.4) {
             if split.variant != self.1.name() || split.options != options || split.root != start {

@@ -490,15 +490,20 @@ fn run_mode<G: SolveGame>(
     }
 }
 
+/// A variant's options as a jobs file names them.
+pub(crate) fn jobs_options(variant: &Variant) -> Vec<(String, String)> {
+    variant
+        .option_values()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
 /// The split of `pos` into the distinct positions `plies` moves on.
 pub(crate) fn jobs_file<G: SolveGame>(pos: &G, plies: usize, variant: &Variant) -> JobsFile {
     JobsFile {
         variant: variant.name().to_string(),
-        options: variant
-            .option_values()
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        options: jobs_options(variant),
         root: pos.to_notation(),
         plies,
         jobs: kete::solve::split::split(pos, plies)
