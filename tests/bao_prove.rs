@@ -589,7 +589,7 @@ fn go_solve_on_a_finished_bao_game_and_after_bad_input() {
         l.starts_with("info string error")
     });
     assert!(
-        err.contains("bad position") && err.contains("position unchanged"),
+        err.contains("bad position") && err.contains("no position is held"),
         "{err}"
     );
     e.send(

@@ -360,6 +360,16 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// A multi-line text drawing of the board for people.
     fn diagram(&self) -> String;
 
+    /// A run of moves written together, as Aalina and its GUI Aualé write
+    /// a move list (`FbCe`): one text per move with the side its spelling
+    /// names, where the notation can split it (every move one letter, its
+    /// case the side); `None` where it cannot (Bao) or `text` is no such
+    /// run. The caller checks each side against the mover
+    /// ([`GameRecord::play_list`]).
+    fn split_joined(_text: &str) -> Option<Vec<(String, Side)>> {
+        None
+    }
+
     /// The opening book compiled in for `rules` (the text
     /// [`crate::search::book`] reads), or `""` where these rules have none.
     /// A book is built for one rule set; other sizes and rules get none.

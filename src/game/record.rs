@@ -93,6 +93,56 @@ impl<G: Game> GameRecord<G> {
         Ok(mv)
     }
 
+    /// Plays the moves of a `position … moves` list, each token one move
+    /// or, where the game's notation allows it, a run of moves written
+    /// together ([`Game::split_joined`]: `FbCe` is four moves, and each
+    /// letter's case must be its mover's). Stops at the first move that
+    /// cannot be played, with an error that names the token, the letter
+    /// of a run and the ply (counted from 1 over single moves).
+    pub fn play_list(&mut self, tokens: &[&str]) -> Result<(), String> {
+        let why = |e: MoveError| match e {
+            MoveError::GameOver => "the game was already over".to_string(),
+            other => other.to_string(),
+        };
+        let mut ply = 0;
+        for (i, &token) in tokens.iter().enumerate() {
+            let k = i + 1;
+            let single = match self.play_text(token) {
+                Ok(_) => {
+                    ply += 1;
+                    continue;
+                }
+                Err(e) => e,
+            };
+            let joined = match (&single, G::split_joined(token)) {
+                (MoveError::Syntax(_), Some(moves)) if moves.len() > 1 => moves,
+                _ => {
+                    return Err(format!(
+                        "move {k} '{token}' (ply {}): {}",
+                        ply + 1,
+                        why(single)
+                    ));
+                }
+            };
+            for (j, (text, side)) in joined.iter().enumerate() {
+                ply += 1;
+                let at = format!("move {k} '{token}', letter {} '{text}' (ply {ply})", j + 1);
+                if self.outcome().is_some() {
+                    return Err(format!("{at}: the game was already over"));
+                }
+                let mover = self.position().side_to_move();
+                if *side != mover {
+                    return Err(format!(
+                        "{at}: '{text}' is a {side:?} pit, but {mover:?} is to move (moves written together say the side by their case)"
+                    ));
+                }
+                self.play_text(text)
+                    .map_err(|e| format!("{at}: {}", why(e)))?;
+            }
+        }
+        Ok(())
+    }
+
     /// The record after the move `text`, read and checked as
     /// [`GameRecord::play_text`] does, leaving `self` alone: a clone that
     /// then plays, but without growing the clone's lists (a caller that

@@ -83,6 +83,31 @@ pub struct Engine {
     /// The database the search plays with when `EgtbPath` names none,
     /// opened or built at `isready`/`uginewgame` ([`database`]).
     in_play: Option<database::InPlay>,
+    /// Why the engine holds no position, if it holds none: the last
+    /// `position` command was refused, or the game changed under the
+    /// position it set. A `go` then answers `bestmove 0000` with the
+    /// reason, never a move for a position the client did not send.
+    no_position: Option<String>,
+    /// Whether the position held came from a `position` command (a change
+    /// of the game then drops it) rather than the engine's own start.
+    position_sent: bool,
+    /// The game (variant and rules) the session was made for.
+    current_game: Variant,
+    /// Rule settings that were refused, by lower-case option name (or
+    /// `variant`), with the error: while one names the variant or an
+    /// option of the current variant, the game the client asked for is
+    /// not known, and positions and searches are refused.
+    refused_rules: Vec<Refused>,
+}
+
+/// A rule setting that was refused ([`Engine::game_unknown`]).
+struct Refused {
+    /// The option's name in lower case, or `variant`.
+    key: String,
+    why: String,
+    /// Whether the value was kept but does not fit the current variant
+    /// (checked anew whenever the variant changes).
+    misfit: bool,
 }
 
 /// Every option a variant of this build has, merged by name.
@@ -183,6 +208,10 @@ impl Engine {
             chosen_egtb: Default::default(),
             egtb_fit_told: false,
             in_play: None,
+            no_position: None,
+            position_sent: false,
+            current_game: variant,
+            refused_rules: Vec::new(),
         }
     }
 
@@ -249,6 +278,8 @@ impl Engine {
                 self.stop_search();
                 self.shared.tt.clear();
                 self.session = self.variant.visit_solver(NewSession);
+                self.no_position = None;
+                self.position_sent = false;
                 self.prepare_database();
             }
             "position" => {
@@ -284,11 +315,19 @@ impl Engine {
                         None => self.out.error(&format!("unknown option '{name}'")),
                     }
                 }
-                Some(q) => match self.session.query(q) {
-                    Ok(answer) => self.out.line(&format!("response {answer}")),
-                    Err(e) => self.out.error(&e),
+                Some(q) => match self.nothing_to_search() {
+                    Some(why) if session::is_position_query(q) => {
+                        self.out.error(&format!("query {q}: no position: {why}"))
+                    }
+                    _ => match self.session.query(q) {
+                        Ok(answer) => self.out.line(&format!("response {answer}")),
+                        Err(e) => self.out.error(&e),
+                    },
                 },
             },
+            "d" | "eval" if let Some(why) = self.nothing_to_search() => {
+                self.out.error(&format!("{cmd}: no position: {why}"))
+            }
             "d" => self.out.lines(&self.session.display()),
             "eval" => self.out.lines(&self.session.eval(&self.settings.eval)),
             "bench" => {
@@ -367,15 +406,24 @@ impl Engine {
             self.variant.name(),
             vars.concat()
         ));
+        // Each option's `default` is its value now: what the command line
+        // (`kete --variant oware -o Hash=64`) or earlier `setoption`s set, so
+        // that a GUI shows the values the engine will play with.
+        let now = self.option_values();
+        let value_of = |name: &str| {
+            now.iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
         for o in variant_options() {
+            let default = value_of(o.name);
             match o.kind {
-                OptionKind::Spin { min, max, default } => s.push_str(&format!(
+                OptionKind::Spin { min, max, .. } => s.push_str(&format!(
                     "option name {} type spin default {default} min {min} max {max}\n",
                     o.name
                 )),
-                OptionKind::Combo {
-                    values, default, ..
-                } => {
+                OptionKind::Combo { values, .. } => {
                     let vars: Vec<String> = values.iter().map(|v| format!(" var {v}")).collect();
                     s.push_str(&format!(
                         "option name {} type combo default {default}{}\n",
@@ -386,7 +434,7 @@ impl Engine {
             }
         }
         for o in ENGINE_OPTIONS {
-            s.push_str(&o.declaration());
+            s.push_str(&o.declaration_with(&o.value(&self.settings)));
             s.push('\n');
         }
         s.push_str(ok);
@@ -430,14 +478,70 @@ impl Engine {
             self.out.error("setoption needs a name");
             return;
         }
+        let (result, misfits) = self.set_option_value(&name, &value);
+        for (option, m) in misfits {
+            self.out.error(&format!(
+                "{m}; no game is played until {option} is set again"
+            ));
+        }
+        match result {
+            Err(e) if self.game_unknown().is_some() && self.is_rule(&name) => self
+                .out
+                .error(&format!("{e}; no game is played until {name} is set again")),
+            Err(e) => self.out.error(&e),
+            Ok(()) => {}
+        }
+    }
+
+    /// Whether `name` is `Variant` or a rule option of some variant.
+    fn is_rule(&self, name: &str) -> bool {
+        name.eq_ignore_ascii_case("variant")
+            || variant_options()
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Sets options before the first command, as if each came with
+    /// `setoption` (the command line's `--variant`, rule flags and `-o`);
+    /// the first one refused, or a rule that does not fit the variant, is
+    /// the error.
+    pub fn configure(&mut self, settings: &[(String, String)]) -> Result<(), String> {
+        for (name, value) in settings {
+            let (result, misfits) = self.set_option_value(name, value);
+            result.map_err(|e| format!("{name}={value}: {e}"))?;
+            if let Some((_, m)) = misfits.into_iter().next() {
+                return Err(m);
+            }
+        }
+        match self.game_unknown() {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+
+    /// Sets one option; the error names it and what is wrong, and the
+    /// second value lists kept rule settings that the variant now refuses
+    /// (each option's name with the error).
+    fn set_option_value(
+        &mut self,
+        name: &str,
+        value: &str,
+    ) -> (Result<(), String>, Vec<(String, String)>) {
+        let (name, value) = (name.to_string(), value.to_string());
+        let mut misfits = Vec::new();
         let key = name.to_ascii_lowercase();
+        let rule = self.is_rule(&name);
+        if rule {
+            // A new value replaces whatever was refused of this option.
+            self.refused_rules.retain(|r| r.key != key);
+        }
         let result: Result<(), String> = match key.as_str() {
             _ if key == IN_USE.to_ascii_lowercase() => Err(format!(
                 "{IN_USE} is not set: it says which database the search uses (EgtbPath names one, EgtbDir <empty> turns them off)"
             )),
             "variant" => Variant::by_name(&value).map(|v| {
                 self.variant = v;
-                self.apply_variant_settings();
+                misfits = self.apply_variant_settings();
             }),
             _ if let Some(option) = options::find(&name) => option
                 .set(&mut self.settings, &value)
@@ -446,13 +550,47 @@ impl Engine {
                 .iter()
                 .any(|o| o.name.eq_ignore_ascii_case(&name)) =>
             {
-                self.set_variant_option(&name, &value)
+                self.set_variant_option(&name, &value).map(|m| misfits = m)
             }
             _ => Err(format!("unknown option '{name}'")),
         };
-        if let Err(e) = result {
-            self.out.error(&e);
-        }
+        let result = match result {
+            Ok(()) => Ok(()),
+            Err(e) if rule => {
+                // The game the client wants is not the one kete would play:
+                // nothing is played until the setting is given again.
+                self.refused_rules.push(Refused {
+                    key,
+                    why: format!("setoption name {name} value {value}: {e}"),
+                    misfit: false,
+                });
+                Err(e)
+            }
+            Err(e) => Err(e),
+        };
+        (result, misfits)
+    }
+
+    /// Why the game the client asked for is not known, if it is not: a
+    /// refused `Variant`, or a refused rule option of the current variant.
+    fn game_unknown(&self) -> Option<String> {
+        let has = |key: &str| {
+            key == "variant"
+                || self
+                    .variant
+                    .options()
+                    .iter()
+                    .any(|o| o.name.eq_ignore_ascii_case(key))
+        };
+        self.refused_rules
+            .iter()
+            .find(|r| has(&r.key))
+            .map(|r| format!("the game is not known ({})", r.why))
+    }
+
+    /// Why a `go` has nothing to search, if it has not.
+    fn nothing_to_search(&self) -> Option<String> {
+        self.game_unknown().or_else(|| self.no_position.clone())
     }
 
     /// The database the search probes now, as `query option EgtbInUse`
@@ -525,7 +663,11 @@ impl Engine {
     /// A variant option is checked against the current variant when it has
     /// that option, and kept for the variants that have it either way, so
     /// that the order of `setoption` commands does not matter.
-    fn set_variant_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_variant_option(
+        &mut self,
+        name: &str,
+        value: &str,
+    ) -> Result<Vec<(String, String)>, String> {
         let accepts = |v: &mut Variant| {
             v.options()
                 .iter()
@@ -570,11 +712,15 @@ impl Engine {
         let key = name.to_ascii_lowercase();
         self.variant_settings.retain(|(k, _)| *k != key);
         self.variant_settings.push((key, value.to_string()));
-        self.apply_variant_settings();
-        Ok(())
+        Ok(self.apply_variant_settings())
     }
 
-    fn apply_variant_settings(&mut self) {
+    /// Makes the variant with the kept rule settings the game, and gives
+    /// the errors of settings it cannot take (each leaves the game unknown).
+    fn apply_variant_settings(&mut self) -> Vec<(String, String)> {
+        let mut errors = Vec::new();
+        // Kept settings are checked against the variant anew.
+        self.refused_rules.retain(|r| !r.misfit);
         let mut v = Variant::by_name(self.variant.name()).expect("known variant");
         for (key, value) in &self.variant_settings {
             let canonical = v
@@ -585,14 +731,36 @@ impl Engine {
             if let Some(name) = canonical
                 && let Err(e) = v.set_option(name, value)
             {
-                self.out
-                    .error(&format!("{e}; {} keeps its default", self.variant.name()));
+                errors.push((
+                    name.to_string(),
+                    format!("{e}; {} cannot be played with it", self.variant.name()),
+                ));
+                self.refused_rules.push(Refused {
+                    key: key.clone(),
+                    why: format!("{name} = {value} does not fit {}: {e}", self.variant.name()),
+                    misfit: true,
+                });
             }
         }
+        if v == self.current_game {
+            // The same game again (a client that sends its options before
+            // every game): the position and the table stay.
+            self.variant = v;
+            return errors;
+        }
         self.variant = v;
+        self.current_game = v;
         self.session = v.visit_solver(NewSession);
         self.shared.tt.clear();
         self.egtb_fit_told = false;
+        if self.position_sent {
+            self.no_position = Some(format!(
+                "the game changed to {} after the last position command; send a position",
+                v.name()
+            ));
+            self.position_sent = false;
+        }
+        errors
     }
 
     /// A database that does not fit the variant and its rules (another game,
@@ -616,29 +784,36 @@ impl Engine {
         let head = &args[..moves_at.unwrap_or(args.len())];
         let moves = moves_at.map_or(&[][..], |i| &args[i + 1..]);
         let start = match head {
-            ["startpos"] => Start::StartPos,
-            ["fen", token] => Start::Fen(token),
-            ["fen"] => {
-                self.out.error("position fen needs a position token");
-                return;
-            }
-            ["fen", ..] => {
-                self.out
-                    .error("position fen takes one token without spaces");
-                return;
-            }
-            _ => {
-                self.out
-                    .error("usage: position startpos|fen <token> [moves ...]");
-                return;
-            }
+            ["startpos"] => Ok(Start::StartPos),
+            ["fen", token] => Ok(Start::Fen(token)),
+            ["fen"] => Err("position fen needs a position token".to_string()),
+            ["fen", ..] => Err("position fen takes one token without spaces".to_string()),
+            _ => Err("usage: position startpos|fen <token> [moves ...]".to_string()),
         };
-        if let Err(e) = self.session.set_position(start, moves) {
-            self.out.error(&format!("{e}; position unchanged"));
+        if let Some(why) = self.game_unknown() {
+            self.out.error(&format!("position refused: {why}"));
+            return;
+        }
+        match start.and_then(|start| self.session.set_position(start, moves)) {
+            Ok(()) => {
+                self.no_position = None;
+                self.position_sent = true;
+            }
+            Err(e) => {
+                self.out.error(&format!(
+                    "{e}; no position is held until a valid one is sent"
+                ));
+                self.no_position = Some(format!("the last position command was refused ({e})"));
+            }
         }
     }
 
     fn go(&mut self, args: &[&str]) {
+        if let Some(why) = self.nothing_to_search() {
+            self.out.error(&format!("go: no position to search: {why}"));
+            self.out.line("bestmove 0000");
+            return;
+        }
         let mut limits = Limits {
             since: Some(std::time::Instant::now()),
             ..Limits::default()

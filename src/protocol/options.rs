@@ -297,17 +297,28 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
 impl EngineOption {
     /// The `option name …` line `ugi` prints.
     pub fn declaration(&self) -> String {
+        let default = match self.kind {
+            Kind::Spin { default, .. } => default.to_string(),
+            Kind::Check { default } => default.to_string(),
+            Kind::Combo { default, .. } | Kind::String { default } => default.to_string(),
+        };
+        self.declaration_with(&default)
+    }
+
+    /// The `option name …` line with `value` as its default (the value the
+    /// engine was started with, which a GUI shows).
+    pub fn declaration_with(&self, value: &str) -> String {
         let name = self.name;
         match self.kind {
-            Kind::Spin { min, max, default } => {
-                format!("option name {name} type spin default {default} min {min} max {max}")
+            Kind::Spin { min, max, .. } => {
+                format!("option name {name} type spin default {value} min {min} max {max}")
             }
-            Kind::Check { default } => format!("option name {name} type check default {default}"),
-            Kind::Combo { default, values } => {
+            Kind::Check { .. } => format!("option name {name} type check default {value}"),
+            Kind::Combo { values, .. } => {
                 let vars: String = values().iter().map(|v| format!(" var {v}")).collect();
-                format!("option name {name} type combo default {default}{vars}")
+                format!("option name {name} type combo default {value}{vars}")
             }
-            Kind::String { default } => format!("option name {name} type string default {default}"),
+            Kind::String { .. } => format!("option name {name} type string default {value}"),
         }
     }
 

@@ -11,7 +11,7 @@ use super::output::Output;
 use super::text::{line_text, score_text};
 use crate::game::DbSpec;
 use crate::game::SolveGame;
-use crate::game::{Evaluator, Game, GameRecord, MoveError};
+use crate::game::{Evaluator, Game, GameRecord};
 use crate::perft::perft_divide_until;
 use crate::search::book::Book;
 use crate::search::tt::Bound;
@@ -21,6 +21,15 @@ use crate::variants::SolveVisitor;
 
 /// The queries a session answers (`query <what>`), for error messages.
 pub const QUERIES: &str = "gameover, p1turn, result, moves, fen, reason, option <name>, options";
+
+/// Whether `query <what>` asks about the position (and so has no answer
+/// while the engine holds none).
+pub fn is_position_query(what: &str) -> bool {
+    matches!(
+        what,
+        "gameover" | "p1turn" | "result" | "moves" | "fen" | "position" | "reason"
+    )
+}
 
 /// Search settings as the protocol's options set them (the evaluator by name).
 #[derive(Clone, Debug)]
@@ -48,7 +57,8 @@ pub enum Start<'a> {
 
 /// What the command loop can do with the current game.
 pub trait Session: Send {
-    /// Sets the position; on any error the previous one stays.
+    /// Sets the position; on any error the previous one stays (the
+    /// command loop then holds no position: see `Engine::no_position`).
     fn set_position(&mut self, start: Start<'_>, moves: &[&str]) -> Result<(), String>;
     /// Starts a search in a thread that prints `info` lines and one `bestmove`.
     fn go(
@@ -192,15 +202,7 @@ impl<G: Game> Session for GameSession<G> {
                 .map_err(|e| format!("bad position '{text}': {e}"))?,
         };
         let mut record = GameRecord::new(pos);
-        for (i, text) in moves.iter().enumerate() {
-            if let Err(e) = record.play_text(text) {
-                let why = match e {
-                    MoveError::GameOver => "the game was already over".to_string(),
-                    other => other.to_string(),
-                };
-                return Err(format!("move {} '{text}' (ply {}): {why}", i + 1, i + 1));
-            }
-        }
+        record.play_list(moves)?;
         self.record = record;
         Ok(())
     }

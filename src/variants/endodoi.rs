@@ -352,6 +352,10 @@ impl Game for EnDodoi {
         crate::game::mix_words(&words)
     }
 
+    fn split_joined(text: &str) -> Option<Vec<(String, Side)>> {
+        two_row::split_letters(text)
+    }
+
     fn parse_move(&self, text: &str) -> Result<HoleMove, MoveError> {
         let i = two_row::parse_pit(text, self.side, self.m())?;
         let letter = two_row::pit_letter(self.side, i);

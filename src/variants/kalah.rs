@@ -287,6 +287,10 @@ impl Game for Kalah {
         crate::game::mix_words(&[self.w[0], self.w[1], self.w[2] | meta])
     }
 
+    fn split_joined(text: &str) -> Option<Vec<(String, Side)>> {
+        two_row::split_letters(text)
+    }
+
     fn parse_move(&self, text: &str) -> Result<PitMove, MoveError> {
         if self.over() {
             return Err(MoveError::GameOver);

@@ -565,6 +565,10 @@ impl Game for Oware {
         crate::game::mix_words(&[w(0), w(1), w(2), meta])
     }
 
+    fn split_joined(text: &str) -> Option<Vec<(String, Side)>> {
+        two_row::split_letters(text)
+    }
+
     fn parse_move(&self, text: &str) -> Result<HouseMove, MoveError> {
         if self.outcome().is_some() {
             return Err(MoveError::GameOver);

@@ -224,6 +224,28 @@ pub fn pit_letter(side: Side, index: usize) -> char {
     (base + index as u8) as char
 }
 
+/// A run of pit letters written together (`FbCe`), each letter one move
+/// and its case its side (capitals South's); `None` unless every character
+/// is a letter. The Game trait's `split_joined` of the two-row games.
+pub fn split_letters(text: &str) -> Option<Vec<(String, Side)>> {
+    let t = text.trim();
+    if t.is_empty() || !t.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    Some(
+        t.chars()
+            .map(|c| {
+                let side = if c.is_ascii_uppercase() {
+                    Side::South
+                } else {
+                    Side::North
+                };
+                (c.to_string(), side)
+            })
+            .collect(),
+    )
+}
+
 /// Reads a pit letter of the side to move; either case is accepted because
 /// only the mover's pits can be meant.
 pub fn parse_pit(text: &str, side: Side, pits: usize) -> Result<usize, MoveError> {

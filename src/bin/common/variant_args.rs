@@ -12,6 +12,10 @@ use kete::variants::{OptionKind, VARIANT_NAMES, Variant};
 /// them (tests/cli.rs checks each against the registry).
 pub const ALIASES: &str = "mancala (kalah), awari and awale (oware), en-dodoi (endodoi), kujifunza (bao-kujifunza), bao and kiswahili (bao-kiswahili)";
 
+/// The help of `-o`/`--option`: a variant option here, any option for the
+/// engine (`kete -o Hash=64`), which reads the same flag.
+const OPTION_HELP: &str = "A variant option as NAME=VALUE (e.g. Pits=4, or a Bao rule option); for the engine itself (kete without a subcommand) any engine option too (e.g. -o Hash=64 -o Ponder=true); repeatable";
+
 /// `--variant` and its options.
 #[derive(Clone, Debug, Default)]
 pub struct VariantArgs {
@@ -95,10 +99,11 @@ impl Args for VariantArgs {
         cmd.arg(
             Arg::new("options")
                 .long("option")
+                .short('o')
                 .value_name("NAME=VALUE")
                 .num_args(1..)
                 .action(ArgAction::Append)
-                .help("Any variant option as NAME=VALUE (e.g. Pits=4, or a Bao rule option); repeatable"),
+                .help(OPTION_HELP),
         )
     }
 
@@ -136,6 +141,42 @@ impl FromArgMatches for VariantArgs {
 }
 
 impl VariantArgs {
+    /// What the command line sets, as `setoption` name and value pairs in
+    /// order: the variant (if named), the option flags by their option's
+    /// name, then every `--option` (the engine takes any of its options
+    /// there). Nothing when the command line named nothing. (kete-arena,
+    /// which shares this file, sets its engines' options its own way.)
+    #[allow(dead_code)]
+    pub fn settings(&self) -> Result<Vec<(String, String)>, String> {
+        if !self.given {
+            return Ok(Vec::new());
+        }
+        let v = Variant::by_name(&self.variant)?;
+        let mut out = vec![("Variant".to_string(), v.name().to_string())];
+        for (flag, value) in &self.flags {
+            let name = v
+                .options()
+                .iter()
+                .find(|o| o.flag == Some(*flag))
+                .map(|o| o.name)
+                .or_else(|| {
+                    option_flags()
+                        .into_iter()
+                        .find(|f| f.flag == *flag)
+                        .map(|f| f.option)
+                })
+                .unwrap_or(flag);
+            out.push((name.to_string(), value.clone()));
+        }
+        for option in &self.options {
+            let (name, value) = option
+                .split_once('=')
+                .ok_or_else(|| format!("--option takes NAME=VALUE, got '{option}'"))?;
+            out.push((name.trim().to_string(), value.to_string()));
+        }
+        Ok(out)
+    }
+
     /// The variant with every option given; the error names the option.
     pub fn variant(&self) -> Result<Variant, String> {
         let mut v = Variant::by_name(&self.variant)?;

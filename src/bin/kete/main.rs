@@ -32,12 +32,21 @@ UGI/UCI on stdin/stdout (type `help`)",
 Kujifunza and Bao la Kiswahili.\n\n\
 Without a subcommand, kete is the engine: it speaks UGI and UCI on stdin/stdout \
 (type `help` there for the commands; the specification is protocol/README.md).",
-    after_help = "Example: the best move at depth 10 after South's C, from a script:\n  \
-printf 'position startpos moves C\\ngo depth 10\\n' | kete | tail -1"
+    after_help = "Examples:\n  \
+the best move at depth 10 after South's C, from a script:\n    \
+printf 'position startpos moves C\\ngo depth 10\\n' | kete | tail -1\n  \
+the engine set to Oware under the Abapa rules, with pondering, for a GUI's engine field:\n    \
+kete --variant oware --rules abapa -o Ponder=true"
 )]
+#[command(args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The engine's game and options, set before the first command as if
+    /// sent with `setoption` (for GUIs whose engine field takes arguments
+    /// but sends no options).
+    #[command(flatten)]
+    engine: VariantArgs,
 }
 
 #[derive(Subcommand)]
@@ -180,12 +189,15 @@ fn run() -> Result<()> {
     let cli = Cli::parse();
     let result = match cli.command {
         None => {
+            let settings = cli.engine.settings().map_err(|e| anyhow!(e))?;
             let out = Output::stdout();
+            let mut engine = Engine::new(out.clone());
+            engine.configure(&settings).map_err(|e| anyhow!(e))?;
             out.line(&format!(
                 "kete {} by the kete developers: mancala engine (UGI/UCI); type 'help'",
                 env!("CARGO_PKG_VERSION")
             ));
-            Engine::new(out).run(std::io::stdin().lock());
+            engine.run(std::io::stdin().lock());
             Ok(())
         }
         Some(Command::Perft(args)) => args

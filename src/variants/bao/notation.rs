@@ -375,6 +375,13 @@ pub fn parse_move(pos: &Bao, text: &str) -> Result<BaoMove, MoveError> {
             '<' | 'L' | 'l' if right.is_none() && !safari => right = Some(false),
             '>' | 'R' | 'r' if right.is_none() && !safari => right = Some(true),
             '+' if !safari => safari = true,
+            // A pit after a whole move: moves written together (`A6<a5>`,
+            // as Aalina writes Oware's), which Bao's notation cannot split.
+            c if right.is_some() && c.is_ascii_alphanumeric() => {
+                return Err(MoveError::Syntax(format!(
+                    "'{t}': Bao moves cannot be written together; separate them with spaces"
+                )));
+            }
             _ => return Err(syntax()),
         }
     }
