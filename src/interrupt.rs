@@ -16,12 +16,50 @@
 
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// An instant that can be set after a computation started and read from
+/// any thread: a pondering search gets its deadline only when `ponderhit`
+/// comes, while it runs, and whatever the rules are computing then must
+/// see it at once.
+#[derive(Debug)]
+pub struct Deadline {
+    base: Instant,
+    /// Microseconds after `base`, plus one; 0 while unset.
+    at: AtomicU64,
+}
+
+impl Default for Deadline {
+    fn default() -> Self {
+        Deadline {
+            base: Instant::now(),
+            at: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Deadline {
+    pub fn set(&self, at: Option<Instant>) {
+        let v = at.map_or(0, |t| {
+            t.saturating_duration_since(self.base).as_micros() as u64 + 1
+        });
+        self.at.store(v, Ordering::Relaxed);
+    }
+
+    pub fn get(&self) -> Option<Instant> {
+        match self.at.load(Ordering::Relaxed) {
+            0 => None,
+            v => Some(self.base + Duration::from_micros(v - 1)),
+        }
+    }
+}
 
 #[derive(Clone)]
 struct Armed {
     deadline: Option<Instant>,
+    /// A deadline that may be set later (see [`Deadline`]).
+    late: Option<Arc<Deadline>>,
     flags: Vec<Arc<AtomicBool>>,
 }
 
@@ -48,8 +86,18 @@ impl Drop for Guard {
 /// Arms the current thread: from now on [`poll`] says stop once `deadline`
 /// has passed or any of `flags` is set.
 pub fn arm(deadline: Option<Instant>, flags: &[Arc<AtomicBool>]) -> Guard {
+    arm_late(deadline, None, flags)
+}
+
+/// [`arm`] with also a deadline that may be set while the thread is armed.
+pub fn arm_late(
+    deadline: Option<Instant>,
+    late: Option<Arc<Deadline>>,
+    flags: &[Arc<AtomicBool>],
+) -> Guard {
     let armed = Armed {
         deadline,
+        late,
         flags: flags.to_vec(),
     };
     let previous = ARMED.with_borrow_mut(|a| a.replace(armed));
@@ -78,8 +126,10 @@ pub fn poll() -> bool {
     }
     let stop = ARMED.with_borrow(|a| {
         a.as_ref().is_some_and(|a| {
+            let past = |d: Instant| Instant::now() >= d;
             a.flags.iter().any(|f| f.load(Ordering::Relaxed))
-                || a.deadline.is_some_and(|d| Instant::now() >= d)
+                || a.deadline.is_some_and(past)
+                || a.late.as_ref().and_then(|l| l.get()).is_some_and(past)
         })
     });
     if stop {
@@ -129,5 +179,18 @@ mod tests {
         assert!(!poll());
         let _g = arm(Some(Instant::now()), &[]);
         assert!(poll());
+    }
+
+    #[test]
+    fn a_late_deadline_trips_the_thread_once_it_is_set_and_past() {
+        let late = Arc::new(Deadline::default());
+        let _g = arm_late(None, Some(late.clone()), &[]);
+        assert!(!poll());
+        late.set(Some(Instant::now() + Duration::from_secs(3600)));
+        assert!(!poll());
+        late.set(Some(Instant::now()));
+        assert!(poll());
+        late.set(None);
+        assert_eq!(late.get(), None);
     }
 }

@@ -77,6 +77,10 @@ pub struct EngineConfig {
     /// Longest wait for a move when no clock bounds it (depth or nodes
     /// only): past it the engine is taken to hang.
     pub timeout: Duration,
+    /// Whether the engine thinks on its opponent's time (`ponder=on`): after
+    /// `bestmove X ponder Y` it is sent `go ponder` on the position after
+    /// Y, then `ponderhit` if the opponent plays Y, else `stop`.
+    pub ponder: bool,
 }
 
 impl Default for EngineConfig {
@@ -95,12 +99,13 @@ impl Default for EngineConfig {
             nodes: None,
             margin: Duration::from_millis(100),
             timeout: Duration::from_secs(60),
+            ponder: false,
         }
     }
 }
 
 /// The keys `--engine` and `--each` accept, for messages.
-pub const ENGINE_KEYS: &str = "cmd, name, args, dir, proto, movesep, option.<Name>, tc, st, depth, nodes, timemargin, timeout";
+pub const ENGINE_KEYS: &str = "cmd, name, args, dir, proto, movesep, option.<Name>, tc, st, depth, nodes, timemargin, timeout, ponder";
 
 impl EngineConfig {
     /// Why the engine's program cannot be started, if it is plainly
@@ -160,6 +165,13 @@ impl EngineConfig {
                     })?)
             }
             "timeout" => self.timeout = seconds(value, "timeout").map_err(bad)?,
+            "ponder" => {
+                self.ponder = match value.to_ascii_lowercase().as_str() {
+                    "on" | "true" => true,
+                    "off" | "false" => false,
+                    _ => return Err(bad(format!("ponder must be on or off, got '{value}'"))),
+                }
+            }
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     self.options.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
@@ -247,6 +259,9 @@ impl EngineConfig {
             "timeout".to_string(),
             self.timeout.as_secs_f64().to_string(),
         );
+        if self.ponder {
+            m.insert("ponder".to_string(), "on".to_string());
+        }
         m
     }
 
@@ -276,6 +291,9 @@ impl EngineConfig {
         }
         if let Some(n) = self.nodes {
             parts.push(format!("nodes={n}"));
+        }
+        if self.ponder {
+            parts.push("ponder=on".into());
         }
         if parts.is_empty() {
             parts.push("no limit".into());
@@ -310,6 +328,11 @@ pub struct Reply {
     /// The last `score` the engine reported (`cp 25`, `mate -3`).
     pub score: Option<String>,
     pub depth: Option<u32>,
+    /// The reply the engine expects (`bestmove X ponder Y`), unchecked.
+    pub ponder: Option<String>,
+    /// The last `info string error: …` the engine printed while this
+    /// search ran (what a `bestmove 0000` answer means).
+    pub error: Option<String>,
 }
 
 /// One `info` line of an engine's search, as far as it could be read (a
@@ -609,9 +632,52 @@ impl EngineProcess {
         self.send(position, Termination::Crash)?;
         let start = Instant::now();
         self.send(go, Termination::Crash)?;
+        self.await_bestmove(start, limit, stop, on_info)
+    }
+
+    /// Starts thinking on the opponent's time: `position` (the game after
+    /// the expected reply) and `go` with `ponder` added. Nothing is read:
+    /// [`EngineProcess::ponderhit`] or [`EngineProcess::stop_pondering`]
+    /// follows.
+    pub fn start_pondering(&mut self, position: &str, go: &str) -> Result<(), Failure> {
+        self.send(position, Termination::Crash)?;
+        let go = match go.strip_prefix("go") {
+            Some(rest) => format!("go ponder{rest}"),
+            None => format!("go ponder {go}"),
+        };
+        self.send(&go, Termination::Crash)
+    }
+
+    /// The opponent played the expected move: `ponderhit`, and the engine's
+    /// `bestmove` within `limit`, timed from now.
+    pub fn ponderhit(&mut self, limit: Duration) -> Result<Reply, Failure> {
+        let start = Instant::now();
+        self.send("ponderhit", Termination::Crash)?;
+        self.await_bestmove(start, limit, None, &mut |_| {})
+    }
+
+    /// The opponent played another move (or the game ended): `stop`, and
+    /// the `bestmove` that answers it, thrown away, read within `limit`.
+    pub fn stop_pondering(&mut self, limit: Duration) -> Result<(), Failure> {
+        let start = Instant::now();
+        self.send("stop", Termination::Crash)?;
+        self.await_bestmove(start, limit, None, &mut |_| {})
+            .map(drop)
+    }
+
+    /// Reads the engine's lines until `bestmove`, at most until `start +
+    /// limit`.
+    fn await_bestmove(
+        &mut self,
+        start: Instant,
+        limit: Duration,
+        stop: Option<&AtomicBool>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Reply, Failure> {
         let deadline = start + limit;
         let mut score = None;
         let mut depth = None;
+        let mut error = None;
         let mut stopped = false;
         loop {
             // A short wait when there is a stop flag to watch.
@@ -637,13 +703,23 @@ impl EngineProcess {
                         on_info(&info);
                         continue;
                     }
+                    if let Some(e) = line.strip_prefix("info string error: ") {
+                        error = Some(e.to_string());
+                    }
                     let mut words = line.split_whitespace();
                     if words.next() == Some("bestmove") {
+                        let mv = words.next().unwrap_or("").to_string();
+                        let ponder = match (words.next(), words.next()) {
+                            (Some("ponder"), Some(p)) => Some(p.to_string()),
+                            _ => None,
+                        };
                         return Ok(Reply {
-                            mv: words.next().unwrap_or("").to_string(),
+                            mv,
                             elapsed: start.elapsed(),
                             score,
                             depth,
+                            ponder,
+                            error,
                         });
                     }
                 }

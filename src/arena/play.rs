@@ -23,7 +23,25 @@ pub struct PlayedGame {
     pub offender: Option<Side>,
     pub seeds: Option<(u32, u32)>,
     pub final_position: String,
+    /// An engine that was pondering when the game ended and did not answer
+    /// its `stop` in time: not trusted with another game either, though
+    /// the game was decided without it.
+    pub unsettled: Option<Side>,
 }
+
+/// An engine thinking on its opponent's time.
+struct Pondering {
+    /// The pondering engine's side.
+    side: Side,
+    /// The opponent's move it expects, as the runner writes it.
+    expected: String,
+    /// Whether the opponent played it: the engine is then sent `ponderhit`
+    /// instead of a new search.
+    hit: bool,
+}
+
+/// How long an engine may take to answer `stop` with its `bestmove`.
+const STOP_GRACE: Duration = Duration::from_secs(5);
 
 fn side_name(side: Side) -> &'static str {
     match side {
@@ -72,6 +90,7 @@ pub fn forfeit<G: Game>(
         offender: Some(offender),
         seeds: None,
         final_position: record.position().to_notation(),
+        unsettled: None,
     }
 }
 
@@ -120,14 +139,47 @@ pub fn position_command(base: &str, moves: &[String], sep: &str) -> String {
 
 /// Plays one game between two engines that have been through their
 /// handshake and new-game commands. `names`, `configs` and `engines` are
-/// indexed by side (South first).
+/// indexed by side (South first). An engine with `ponder=on` thinks on its
+/// opponent's time, as cutechess has it ponder: `go ponder` on the position
+/// after the reply it expects, then `ponderhit` (its clock running from
+/// then) or `stop` and a new search.
 pub fn play<G: Game>(
     rules: &G::Rules,
     opening: &Opening,
     names: [&str; 2],
     configs: [&EngineConfig; 2],
-    engines: [&mut EngineProcess; 2],
+    mut engines: [&mut EngineProcess; 2],
     max_plies: usize,
+) -> PlayedGame {
+    let mut pondering = None;
+    let mut game = play_game::<G>(
+        rules,
+        opening,
+        names,
+        configs,
+        &mut engines,
+        max_plies,
+        &mut pondering,
+    );
+    // The game is over: an engine still pondering is stopped, so that its
+    // answer does not meet the next game's commands.
+    if let Some(p) = pondering
+        && game.offender != Some(p.side)
+        && engines[p.side.index()].stop_pondering(STOP_GRACE).is_err()
+    {
+        game.unsettled = Some(p.side);
+    }
+    game
+}
+
+fn play_game<G: Game>(
+    rules: &G::Rules,
+    opening: &Opening,
+    names: [&str; 2],
+    configs: [&EngineConfig; 2],
+    engines: &mut [&mut EngineProcess; 2],
+    max_plies: usize,
+    pondering: &mut Option<Pondering>,
 ) -> PlayedGame {
     let mut record = opening_record::<G>(rules, opening);
     let base = match &opening.fen {
@@ -166,6 +218,7 @@ pub fn play<G: Game>(
                 offender: None,
                 seeds: outcome.seeds,
                 final_position: record.position().to_notation(),
+                unsettled: None,
             };
         }
         if record.moves().len() >= max_plies {
@@ -194,6 +247,7 @@ pub fn play<G: Game>(
                 offender: None,
                 seeds: outcome.seeds,
                 final_position: pos.to_notation(),
+                unsettled: None,
             };
         }
         let side = record.position().side_to_move();
@@ -212,10 +266,37 @@ pub fn play<G: Game>(
             (Some(left), Some(st)) => Some(left.min(st)),
             (left, st) => left.or(st),
         };
-        let reply = match engines[i].go(&position, &go, limit) {
+        let hit = match pondering.take() {
+            Some(p) if p.side == side && p.hit => true,
+            Some(p) => {
+                // Not reached: a pondering that missed is stopped when the
+                // opponent's move is known.
+                *pondering = Some(p);
+                false
+            }
+            None => false,
+        };
+        let reply = if hit {
+            engines[i].ponderhit(limit)
+        } else {
+            engines[i].go(&position, &go, limit)
+        };
+        let reply = match reply {
             Ok(r) => r,
             Err(f) => return forfeit(&record, moves, side, names[i], f),
         };
+        if reply.mv == "0000" && reply.error.is_some() {
+            // The engine says it has no move: the error it gave is why.
+            let f = Failure {
+                kind: Termination::Illegal,
+                detail: format!(
+                    "answered bestmove 0000 in {}: {}",
+                    record.position().to_notation(),
+                    reply.error.clone().unwrap_or_default()
+                ),
+            };
+            return forfeit(&record, moves, side, names[i], f);
+        }
         if let Some(left) = clocks[i] {
             let spent = reply.elapsed + debts[i];
             if spent > left + cfg.margin {
@@ -274,13 +355,50 @@ pub fn play<G: Game>(
         let text = before.format_move(mv);
         texts.push(text.clone());
         moves.push(MoveLine {
-            mv: text,
+            mv: text.clone(),
             ms: reply.elapsed.as_micros() as f64 / 1000.0,
             score: reply.score,
             depth: reply.depth,
             side: Some(side.letter()),
             limit_ms: allowed.map(|d| d.as_micros() as f64 / 1000.0),
         });
+        // The move settles the other engine's pondering: a hit waits for
+        // its turn, a miss is stopped now.
+        if let Some(p) = pondering.take() {
+            let o = p.side.index();
+            let on_turn = record.outcome().is_none() && record.position().side_to_move() == p.side;
+            if p.expected == text && on_turn {
+                *pondering = Some(Pondering { hit: true, ..p });
+            } else if let Err(f) = engines[o].stop_pondering(configs[o].margin + STOP_GRACE) {
+                return forfeit(&record, moves, p.side, names[o], f);
+            }
+        }
+        // This engine ponders on the reply it expects, where that reply is
+        // legal and hands the turn back to it.
+        if cfg.ponder
+            && pondering.is_none()
+            && let Some(expected) = &reply.ponder
+            && record.position().side_to_move() != side
+            && let Ok(after) = record.after_text(expected)
+            && after.outcome().is_none()
+            && after.position().side_to_move() == side
+        {
+            let expected = record
+                .position()
+                .format_move(after.moves()[after.moves().len() - 1]);
+            let mut ponder_texts = texts.clone();
+            ponder_texts.push(expected.clone());
+            let position = position_command(&base, &ponder_texts, &cfg.movesep);
+            let go = go_command(cfg, &clocks, &incs);
+            if let Err(f) = engines[i].start_pondering(&position, &go) {
+                return forfeit(&record, moves, side, names[i], f);
+            }
+            *pondering = Some(Pondering {
+                side,
+                expected,
+                hit: false,
+            });
+        }
     }
 }
 

@@ -506,7 +506,7 @@ fn play_scheduled<G: Game>(
             );
             // An engine that failed is not trusted with the next game: it is
             // killed here and started afresh when next needed.
-            if let Some(side) = p.offender {
+            for side in [p.offender, p.unsettled].into_iter().flatten() {
                 procs[seats[side.index()]] = None;
             }
             p

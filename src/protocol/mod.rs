@@ -93,6 +93,9 @@ pub struct Engine {
     position_sent: bool,
     /// The game (variant and rules) the session was made for.
     current_game: Variant,
+    /// The limits and the side to move of the pondering search under way,
+    /// until `ponderhit` (or the next command) ends its pondering.
+    pondering: Option<(Limits, crate::game::Side)>,
     /// Rule settings that were refused, by lower-case option name (or
     /// `variant`), with the error: while one names the variant or an
     /// option of the current variant, the game the client asked for is
@@ -211,6 +214,7 @@ impl Engine {
             no_position: None,
             position_sent: false,
             current_game: variant,
+            pondering: None,
             refused_rules: Vec::new(),
         }
     }
@@ -290,7 +294,8 @@ impl Engine {
                 self.stop_search();
                 self.go(&rest);
             }
-            "stop" | "ponderhit" => self.stop_search(),
+            "stop" => self.stop_search(),
+            "ponderhit" => self.ponderhit(),
             "query" => match rest.first() {
                 None => self
                     .out
@@ -453,6 +458,7 @@ impl Engine {
     }
 
     fn stop_search(&mut self) {
+        self.pondering = None;
         if let Some(handle) = self.running.take() {
             self.shared.stop.store(true, Ordering::Relaxed);
             self.solve_stop.store(true, Ordering::Relaxed);
@@ -848,9 +854,14 @@ impl Engine {
                     solve = true;
                     Parsed::Missing
                 }
-                "infinite" | "ponder" => {
+                "infinite" => {
                     takes_value = false;
                     limits.infinite = true;
+                    Parsed::Missing
+                }
+                "ponder" => {
+                    takes_value = false;
+                    limits.ponder = true;
                     Parsed::Missing
                 }
                 _ => {
@@ -909,7 +920,11 @@ impl Engine {
             || limits.nodes.is_some()
             || limits.movetime.is_some()
             || has_clock.iter().any(|&c| c);
-        if unread && !bounded && !limits.infinite && !solve {
+        if limits.ponder && (limits.infinite || solve) {
+            // Pondering needs a search that ends by itself after ponderhit.
+            limits.ponder = false;
+        }
+        if unread && !bounded && !limits.infinite && !limits.ponder && !solve {
             self.out
                 .error("go: a parameter was ignored, so the search is limited to depth 1");
             limits.depth = Some(1);
@@ -951,9 +966,29 @@ impl Engine {
         self.running_bounded = true;
     }
 
+    /// `ponderhit`: the pondering search becomes the timed search of its
+    /// `go`, its clock counted from now (ignored when nothing ponders).
+    fn ponderhit(&mut self) {
+        let Some((limits, side)) = self.pondering.take() else {
+            return;
+        };
+        if self.running.is_none() {
+            return;
+        }
+        self.shared.ponderhit(
+            &limits,
+            side,
+            Duration::from_millis(self.settings.move_overhead_ms),
+        );
+        self.running_bounded = bounded(&limits, side);
+    }
+
     /// Starts the search of a `go` in its thread.
     fn start_search(&mut self, limits: Limits) {
         self.shared.stop.store(false, Ordering::Relaxed);
+        if limits.ponder {
+            self.shared.start_pondering();
+        }
         let search = SearchOptions {
             threads: self.settings.threads,
             multipv: self.settings.multipv,
@@ -965,20 +1000,28 @@ impl Engine {
             own_book: self.settings.own_book,
         };
         let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
-            0
+            crate::game::Side::South
         } else {
-            1
+            crate::game::Side::North
         };
-        self.running_bounded = !limits.infinite
-            && (limits.depth.is_some()
-                || limits.nodes.is_some()
-                || limits.movetime.is_some()
-                || limits.clocks[mover].is_some());
+        // A pondering search waits for ponderhit or stop: at the end of
+        // input it is stopped, as an infinite one is.
+        self.running_bounded = !limits.ponder && bounded(&limits, mover);
+        self.pondering = limits.ponder.then(|| (limits.clone(), mover));
         let handle = self
             .session
             .go(limits, &search, self.shared.clone(), self.out.clone());
         self.running = Some(handle);
     }
+}
+
+/// Whether a search with `limits`, `side` to move, ends by itself.
+fn bounded(limits: &Limits, side: crate::game::Side) -> bool {
+    !limits.infinite
+        && (limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.movetime.is_some()
+            || limits.clocks[side.index()].is_some())
 }
 
 enum LineRead {

@@ -259,11 +259,7 @@ impl<G: Game> Session for GameSession<G> {
             }
             if repeated {
                 // The game is over (by the rules or by repetition): nothing to play.
-                if limits.infinite {
-                    while !shared.stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        std::thread::sleep(std::time::Duration::from_millis(1));
-                    }
-                }
+                search::wait_for_the_word(&limits, &shared);
                 out.line("bestmove 0000");
                 return;
             }
@@ -278,9 +274,11 @@ impl<G: Game> Session for GameSession<G> {
                 None => out.line("bestmove 0000"),
                 Some(mv) => {
                     let mut line = format!("bestmove {}", root.format_move(mv));
-                    if ponder && result.pv.len() >= 2 {
+                    if ponder
+                        && let Some(reply) = search::ponder_move(&root, mv, &result.pv, &shared)
+                    {
                         let next = root.play(mv);
-                        let _ = write!(line, " ponder {}", next.format_move(result.pv[1]));
+                        let _ = write!(line, " ponder {}", next.format_move(reply));
                     }
                     out.line(&line);
                 }

@@ -188,7 +188,12 @@ impl<G: Game> Book<G> {
 /// count, `infinite`, several lines) always searches.
 pub fn plays_from_book(limits: &Limits, multipv: usize) -> bool {
     let on_clock = limits.movetime.is_some() || limits.clocks.iter().any(|c| c.is_some());
-    on_clock && !limits.infinite && limits.depth.is_none() && limits.nodes.is_none() && multipv == 1
+    on_clock
+        && !limits.infinite
+        && !limits.ponder
+        && limits.depth.is_none()
+        && limits.nodes.is_none()
+        && multipv == 1
 }
 
 /// The distinct positions fewer than `plies` moves from `root` where the

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::game::{Evaluator, Game, Outcome, Side};
+use crate::interrupt::Deadline;
 pub use time::{Clock, Limits};
 use tt::{Bound, TranspositionTable, TtEntry};
 
@@ -40,6 +41,13 @@ pub struct Shared {
     pub stop: Arc<AtomicBool>,
     nodes: AtomicU64,
     tbhits: AtomicU64,
+    /// The running search's hard deadline. A pondering search has none
+    /// until `ponderhit`; it is set then, from the thread that read the
+    /// command, and every search thread (and a long computation inside the
+    /// rules, through [`crate::interrupt`]) sees it at once.
+    deadline: Arc<Deadline>,
+    /// When `ponderhit` came for the pondering search under way.
+    ponderhit: Deadline,
 }
 
 impl Shared {
@@ -49,7 +57,31 @@ impl Shared {
             stop: Arc::new(AtomicBool::new(false)),
             nodes: AtomicU64::new(0),
             tbhits: AtomicU64::new(0),
+            deadline: Arc::new(Deadline::default()),
+            ponderhit: Deadline::default(),
         })
+    }
+
+    /// Before a pondering search starts: no `ponderhit` yet, no deadline.
+    pub fn start_pondering(&self) {
+        self.ponderhit.set(None);
+        self.deadline.set(None);
+    }
+
+    /// `ponderhit`: the opponent played the expected move, so the
+    /// pondering search (started with `limits`, `side` to move) becomes
+    /// the timed search of its `go`, its clock counted from now. Its work
+    /// so far is kept.
+    pub fn ponderhit(&self, limits: &Limits, side: Side, overhead: Duration) {
+        let now = Instant::now();
+        let (_, hard) = limits.budget(side, overhead, now);
+        self.deadline.set(hard);
+        self.ponderhit.set(Some(now));
+    }
+
+    /// When `ponderhit` came, if it has.
+    fn ponderhit_at(&self) -> Option<Instant> {
+        self.ponderhit.get()
     }
 }
 
@@ -232,7 +264,6 @@ struct Worker<'a, G: Game> {
     done: &'a Arc<AtomicBool>,
     eval: G::Eval,
     limits: &'a Limits,
-    deadline: Option<Instant>,
     start: Instant,
     main: bool,
     /// Hashes of the game so far and of the current line (for repetitions).
@@ -261,7 +292,6 @@ struct Context<'a, G: Game> {
     done: &'a Arc<AtomicBool>,
     settings: &'a Settings<G>,
     limits: &'a Limits,
-    deadline: Option<Instant>,
     start: Instant,
     /// Hashes of the game up to and including the root.
     history: &'a [u64],
@@ -275,7 +305,6 @@ impl<'a, G: Game> Worker<'a, G> {
             done: ctx.done,
             eval: ctx.settings.eval,
             limits: ctx.limits,
-            deadline: ctx.deadline,
             start: ctx.start,
             main,
             path: ctx.history.to_vec(),
@@ -299,8 +328,9 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Arms this thread's [`crate::interrupt`] with the search's deadline and
     /// flags, so that a long computation inside the rules stops with it.
     fn arm(&self) -> crate::interrupt::Guard {
-        crate::interrupt::arm(
-            self.deadline,
+        crate::interrupt::arm_late(
+            None,
+            Some(self.shared.deadline.clone()),
             &[self.shared.stop.clone(), self.done.clone()],
         )
     }
@@ -325,7 +355,11 @@ impl<'a, G: Game> Worker<'a, G> {
             .fetch_add(self.nodes - self.flushed, Ordering::Relaxed);
         self.flushed = self.nodes;
         if self.main {
-            let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let out_of_time = self
+                .shared
+                .deadline
+                .get()
+                .is_some_and(|d| Instant::now() >= d);
             let out_of_nodes = self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
             if out_of_time || out_of_nodes {
                 self.done.store(true, Ordering::Relaxed);
@@ -750,11 +784,24 @@ pub fn search<G: Game>(
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tbhits.store(0, Ordering::Relaxed);
     shared.tt.new_search();
-    let (soft, deadline) = limits.budget(root.side_to_move(), settings.move_overhead, start);
+    // A pondering search has no time limit until `ponderhit` sets one
+    // (whose clock then starts); the caller cleared it before
+    // (`Shared::start_pondering`), since `ponderhit` may come before this.
+    let (soft, deadline) = if limits.ponder {
+        (None, shared.deadline.get())
+    } else {
+        let (soft, deadline) = limits.budget(root.side_to_move(), settings.move_overhead, start);
+        shared.deadline.set(deadline);
+        (soft, deadline)
+    };
 
     let mut moves = Vec::new();
     {
-        let _armed = crate::interrupt::arm(deadline, std::slice::from_ref(&shared.stop));
+        let _armed = crate::interrupt::arm_late(
+            deadline,
+            Some(shared.deadline.clone()),
+            std::slice::from_ref(&shared.stop),
+        );
         root.legal_moves(&mut moves);
         if crate::interrupt::tripped() {
             // Out of time before the root's moves were all known: the first
@@ -778,11 +825,7 @@ pub fn search<G: Game>(
     }
     // The list is empty exactly when the game is over (see `Game`).
     if moves.is_empty() {
-        if limits.infinite {
-            while !shared.stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
+        wait_for_the_word(limits, shared);
         return SearchResult {
             best: None,
             score: root
@@ -809,7 +852,6 @@ pub fn search<G: Game>(
         done: &done,
         settings,
         limits,
-        deadline,
         start,
         history: &history,
     };
@@ -852,7 +894,7 @@ fn solve_first<G: Game>(
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> Option<SearchResult<G::Move>> {
     let exact = settings.exact.as_ref()?;
-    let soft = soft.filter(|_| !limits.infinite && settings.multipv == 1)?;
+    let soft = soft.filter(|_| !limits.infinite && !limits.ponder && settings.multipv == 1)?;
     let solved = (exact.0)(root, start + soft / EXACT_SHARE, &shared.stop)?;
     report(&Report {
         depth: 1,
@@ -995,21 +1037,16 @@ fn main_search<G: Game>(
             report(&line);
         }
         completed = Some((depth, rms[0].score, rms[0].pv.clone()));
-        let elapsed = start.elapsed();
         if !limits.infinite {
             if root_proven || depth == max_depth && limits.depth.is_some() {
                 break;
             }
-            if soft.is_some_and(|s| elapsed >= s) {
+            if soft_reached(limits, shared, settings, root.side_to_move(), start, soft) {
                 break;
             }
         }
     }
-    if limits.infinite {
-        while !shared.stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
+    wait_for_the_word(limits, shared);
     w.check_limits();
     let nodes = w.total_nodes();
     match completed {
@@ -1029,6 +1066,67 @@ fn main_search<G: Game>(
             pv: vec![rms[0].mv],
             nodes,
         },
+    }
+}
+
+/// Whether the soft limit has passed (no new iteration is started): from
+/// the start of the search, or for a pondering search from `ponderhit`
+/// (never before it).
+fn soft_reached<G: Game>(
+    limits: &Limits,
+    shared: &Shared,
+    settings: &Settings<G>,
+    side: Side,
+    start: Instant,
+    soft: Option<Duration>,
+) -> bool {
+    if !limits.ponder {
+        return soft.is_some_and(|s| start.elapsed() >= s);
+    }
+    let Some(hit) = shared.ponderhit_at() else {
+        return false;
+    };
+    let (soft, _) = limits.budget(side, settings.move_overhead, hit);
+    soft.is_some_and(|s| hit.elapsed() >= s)
+}
+
+/// The opponent's expected reply to `best`, for `bestmove … ponder`: the
+/// line's second move when the line starts with `best`, else the table's
+/// best move in the position after it. `None` where `best` keeps the turn
+/// (the engine moves again: there is no opponent's time to ponder on) or
+/// ends the game, or nothing is known.
+pub fn ponder_move<G: Game>(
+    root: &G,
+    best: G::Move,
+    pv: &[G::Move],
+    shared: &Shared,
+) -> Option<G::Move> {
+    let child = root.play(best);
+    if child.side_to_move() == root.side_to_move() || child.outcome().is_some() {
+        return None;
+    }
+    if pv.len() >= 2 && pv[0] == best {
+        return Some(pv[1]);
+    }
+    let index = shared.tt.probe(child.hash())?.best?;
+    let mut moves = Vec::new();
+    child.legal_moves(&mut moves);
+    moves.get(index as usize).copied()
+}
+
+/// A search that may not answer by itself waits here with its answer:
+/// `go infinite` until `stop`, `go ponder` until `stop` or `ponderhit`
+/// (after which the answer is due at once, the search being over).
+pub fn wait_for_the_word(limits: &Limits, shared: &Shared) {
+    let waits = |s: &Shared| {
+        if limits.infinite {
+            true
+        } else {
+            limits.ponder && s.ponderhit_at().is_none()
+        }
+    };
+    while waits(shared) && !shared.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -21,6 +21,10 @@ pub struct Limits {
     pub clocks: [Option<Clock>; 2],
     pub movestogo: Option<u32>,
     pub infinite: bool,
+    /// `go ponder`: the search thinks on the opponent's time, without a
+    /// limit, until `ponderhit` ([`super::Shared::ponderhit`]) starts the
+    /// clock (and the other limits) or `stop` ends it.
+    pub ponder: bool,
     /// When the time started to run (the arrival of `go`); `None`: when the
     /// search starts. Whatever happens in between is paid from the budget.
     pub since: Option<Instant>,
