@@ -1543,3 +1543,140 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
         Duration::from_secs(10),
     );
 }
+
+/// An Oware game from a small position that ends by a repeated position
+/// with seeds still on the board: the start token and the moves, found by
+/// a search over the rules themselves.
+fn oware_repetition_line() -> (String, Vec<String>) {
+    use kete::game::{Game, GameRecord};
+    use kete::variants::oware::{Oware, OwareRules};
+    let token = "0-0-0-1-0-0-0-0-0-1-0-0-23-23-S";
+    let start = Oware::from_notation(&OwareRules::default(), token).unwrap();
+    fn walk(record: &GameRecord<Oware>, left: usize) -> Option<Vec<String>> {
+        if record.ended_by_repetition().is_some() {
+            let pos = record.position();
+            let banked = (
+                pos.store(kete::game::Side::South),
+                pos.store(kete::game::Side::North),
+            );
+            let seeds = record.outcome().and_then(|o| o.seeds)?;
+            return (seeds != banked).then(Vec::new);
+        }
+        if left == 0 || record.outcome().is_some() {
+            return None;
+        }
+        let mut moves = Vec::new();
+        record.legal_moves(&mut moves);
+        for mv in moves {
+            let text = record.position().format_move(mv);
+            let next = record.after_text(&text).ok()?;
+            if let Some(mut rest) = walk(&next, left - 1) {
+                rest.insert(0, text);
+                return Some(rest);
+            }
+        }
+        None
+    }
+    let moves = (1..=30)
+        .find_map(|depth| walk(&GameRecord::new(start.clone()), depth))
+        .expect("a repetition within 30 plies");
+    (token.to_string(), moves)
+}
+
+#[test]
+fn browser_levels_keep_each_strength_mode_and_every_ending_says_how_it_was_counted() {
+    if !browser_here() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let s = Server::start();
+    let d = Driver::start(1400, 1000);
+    d.open(&s);
+    d.players("human", "human");
+
+    // The level menu: eight levels, each below full strength with the Elo
+    // measured in the variant on the board.
+    let levels = d.script(
+        "return [...document.getElementById('level').options].map(o => [o.value, o.textContent]);",
+    );
+    let levels = levels.as_array().unwrap();
+    assert_eq!(levels.len(), 8, "{levels:?}");
+    assert_eq!(levels[0][0], json!("first-game"));
+    assert_eq!(levels[7][0], json!("full"));
+    assert!(
+        levels[..7]
+            .iter()
+            .all(|l| l[1].as_str().unwrap().contains("(Elo ")),
+        "{levels:?}"
+    );
+
+    // "kete thinks": each mode keeps its own value; switching never shows
+    // an error for a value the page put there.
+    let switch = |mode: &str| {
+        d.script(&format!(
+            "const l = document.getElementById('limit'); l.value = '{mode}'; l.dispatchEvent(new Event('change'));"
+        ));
+        d.script(
+            "return [document.getElementById('strength').value, document.getElementById('strengtherror').textContent];",
+        )
+    };
+    assert_eq!(switch("time"), json!(["1000", ""]));
+    assert_eq!(switch("depth"), json!(["12", ""]));
+    d.script(
+        "const i = document.getElementById('strength'); i.value = '9'; i.dispatchEvent(new Event('input'));",
+    );
+    assert_eq!(switch("time"), json!(["1000", ""]));
+    d.script(
+        "const i = document.getElementById('strength'); i.value = '400'; i.dispatchEvent(new Event('input'));",
+    );
+    assert_eq!(switch("depth"), json!(["9", ""]));
+    assert_eq!(switch("time"), json!(["400", ""]));
+    d.screenshot("levels");
+
+    // kete at a level answers with a legal move and shows no estimate of
+    // its own for it.
+    d.script(
+        "const l = document.getElementById('level'); l.value = 'beginner'; l.dispatchEvent(new Event('change'));",
+    );
+    d.engine_ms(300, false);
+    d.players("human", "engine");
+    d.play_first_legal();
+    let after = d.idle(Duration::from_secs(30));
+    assert_eq!(after, "you");
+    let played = d.moves();
+    assert!(played.split(' ').count() >= 2, "kete answered: {played}");
+
+    // An Oware game ended by repetition: the banner and the move list say
+    // that each player took the seeds on his side.
+    d.players("human", "human");
+    d.game("oware");
+    let (token, moves) = oware_repetition_line();
+    d.script(&format!(
+        "document.getElementById('positions').open = true; document.getElementById('starttoken').value = {}; document.getElementById('startmoves').value = {};",
+        json!(token),
+        json!(moves.join(" "))
+    ));
+    d.start_pasted();
+    let banner = d.wait(
+        "the banner",
+        "const b = document.getElementById('bannertext'); return document.getElementById('status').dataset.state === 'over' ? b.textContent : null;",
+        Duration::from_secs(20),
+    );
+    let banner = banner.as_str().unwrap();
+    assert!(
+        banner.contains("a position was repeated")
+            && banner.contains(
+                "each player took the seeds left on his side: South 1 seed, North 1 seed"
+            ),
+        "{banner}"
+    );
+    let end_row = d.script(
+        "const r = document.querySelector('#movelist tr.end'); return r ? r.textContent : null;",
+    );
+    assert_eq!(
+        end_row,
+        json!(banner),
+        "the move list ends with the same words"
+    );
+    d.screenshot("oware-repetition-end");
+}

@@ -14,6 +14,7 @@ use kete::game::{DbSpec, Evaluator, Game, GameRecord, SolveGame};
 use kete::protocol::database::{self, InPlay};
 use kete::protocol::options::{CACHE, EMPTY, ENGINE_OPTIONS, Effect, Settings};
 use kete::search::tt::Bound as TtBound;
+use kete::search::level::{self, Player};
 use kete::search::{self, Exact, Limits, Probe, Report, Shared};
 use kete::solve::pns::{ProveOptions, Verdict, prove};
 use kete::solve::{Deadline, Egtb, SolveOptions, Tablebase, solve_with_tablebase};
@@ -58,6 +59,19 @@ impl Core {
     /// it (`move_overhead` for `Move Overhead`, any case).
     pub(crate) fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let squash = |s: &str| s.replace([' ', '_'], "").to_ascii_lowercase();
+        // `level=` and `elo=`: a level by name, or by strength on the
+        // levels' Elo scale (`UCI_LimitStrength` with `UCI_Elo`).
+        match squash(key).as_str() {
+            "level" => {
+                self.set("Level", value)?;
+                return self.set("UCI_LimitStrength", "false");
+            }
+            "elo" => {
+                self.set("UCI_Elo", value)?;
+                return self.set("UCI_LimitStrength", "true");
+            }
+            _ => {}
+        }
         let option = ENGINE_OPTIONS
             .iter()
             .find(|o| squash(o.name) == squash(key))
@@ -213,8 +227,14 @@ pub fn search_record<G: Game>(
             }],
         };
     }
+    let player = Player::from_options::<G>(
+        &job.core.settings.level,
+        job.core.settings.limit_strength,
+        job.core.settings.elo,
+    );
     // A game on the clock takes the book's move, as the engine's `go` does.
-    if job.core.settings.own_book && search::book::plays_from_book(&job.limits, job.multipv) {
+    if player == Player::Full
+        && job.core.settings.own_book && search::book::plays_from_book(&job.limits, job.multipv) {
         let book = search::book::Book::<G>::compiled(&root.rules());
         if let Some(b) = book.choose_at_random(&root) {
             let text = root.format_move(b.mv);
@@ -262,16 +282,34 @@ pub fn search_record<G: Game>(
     };
     let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
     let mut reports: BTreeMap<usize, Report<G::Move>> = BTreeMap::new();
-    let result = search::search(
-        &root,
-        &history,
-        &job.limits,
-        &settings,
-        &core.shared,
-        &mut |r| {
-            reports.insert(r.multipv, r.clone());
-        },
-    );
+    let mut keep = |r: &Report<G::Move>| {
+        reports.insert(r.multipv, r.clone());
+    };
+    let result = match player {
+        Player::Full => search::search(
+            &root,
+            &history,
+            &job.limits,
+            &settings,
+            &core.shared,
+            &mut keep,
+        ),
+        weaker => level::play(
+            &root,
+            &history,
+            &job.limits,
+            &settings,
+            &core.shared,
+            weaker,
+            None,
+            &mut keep,
+        ),
+    };
+    if player != Player::Full {
+        // A level's lines are every move it weighed; the answer is the
+        // one it chose.
+        reports.clear();
+    }
     let line = |r: &Report<G::Move>| Line {
         multipv: r.multipv,
         score: Some(Score::of_engine(r.score, r.proven, bound_word(r.bound))),

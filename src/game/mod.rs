@@ -335,6 +335,13 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
+    /// The seeds `side` has won so far, as a player counts his gains: his
+    /// store or captures in the games decided by counting; in Bao, where
+    /// captured seeds stay in play, the seeds on his side of the board and
+    /// in his hand. The greedy reference player
+    /// ([`crate::search::level`]) takes the move that raises it most.
+    fn gained(&self, side: Side) -> u32;
+
     /// Every seed of the game: on the board, in stores and in hands. No
     /// rule creates or destroys a seed, so it is the same all game long
     /// (the generic test battery checks that).
@@ -369,6 +376,29 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn split_joined(_text: &str) -> Option<Vec<(String, Side)>> {
         None
     }
+
+    /// How each playing level below full strength plays
+    /// ([`crate::search::level::LEVELS`], weakest first): the deepest
+    /// nominal depth it searches and the spread of its choice among its
+    /// moves, in centiseeds. A variant tunes them so that each level is
+    /// clearly stronger than the one below it (its [`Game::LEVEL_ELO`]).
+    const LEVEL_PLAY: &'static [(u32, i32)] = &[
+        (1, 400),
+        (1, 150),
+        (2, 100),
+        (3, 60),
+        (4, 40),
+        (6, 25),
+        (8, 10),
+    ];
+
+    /// The Elo of each playing level ([`crate::search::level::LEVELS`]) in
+    /// this game at its default rules, weakest first, on the scale whose
+    /// anchor is the greedy reference player at 1000: measured by the
+    /// tournaments of `tournaments/<variant>-levels/`. `UCI_Elo` picks a
+    /// level by it. Empty where nothing was measured (a level then stands
+    /// for 1000 + 200 × its place).
+    const LEVEL_ELO: &'static [i32] = &[];
 
     /// The opening book compiled in for `rules` (the text
     /// [`crate::search::book`] reads), or `""` where these rules have none.

@@ -998,6 +998,10 @@ impl Engine {
             egtb: self.database_for_search(),
             solve_endgames: self.settings.solve_endgames,
             own_book: self.settings.own_book,
+            level: self.settings.level.clone(),
+            limit_strength: self.settings.limit_strength,
+            elo: self.settings.elo,
+            join_moves: self.settings.join_moves,
         };
         let mover = if self.session.query("p1turn").as_deref() == Ok("true") {
             crate::game::Side::South

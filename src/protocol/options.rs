@@ -56,6 +56,14 @@ pub struct Settings {
     pub solve_endgames: bool,
     /// Whether a game on the clock plays the book's move where it has one.
     pub own_book: bool,
+    /// The playing level or reference player (`Level`), by name.
+    pub level: String,
+    /// Whether `UCI_Elo` chooses the level (`UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The strength asked for on the levels' Elo scale (`UCI_Elo`).
+    pub elo: i64,
+    /// Whether lines of one-letter moves are written together (`JoinMoves`).
+    pub join_moves: bool,
     /// `EgtbPath` as given; `None` for `<empty>`.
     pub egtb_path: Option<String>,
     /// `EgtbDir` as given: a folder, [`CACHE`] or [`EMPTY`].
@@ -71,6 +79,10 @@ pub const MAX_HASH_MIB: i64 = 16 * 1024;
 pub const MAX_THREADS: i64 = 256;
 pub const MAX_MULTIPV: i64 = 64;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
+/// `UCI_Elo`'s range: from below the weakest level to above full strength
+/// in every variant (the measured tables: docs/PERFORMANCE.md).
+pub const MIN_ELO: i64 = 500;
+pub const MAX_ELO: i64 = 3500;
 
 /// One engine option: its name, kind, a line of help, and how it reads and
 /// writes [`Settings`].
@@ -181,7 +193,7 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
     EngineOption {
         name: "Ponder",
         kind: Kind::Check { default: false },
-        help: "accepted for GUIs that send it; kete does not think on the opponent's time",
+        help: "bestmove names the reply kete expects (ponder <move>); kete thinks on the opponent's time whenever a GUI sends go ponder",
         set: |s, v| {
             s.ponder = matches!(v, Value::Flag(true));
             Effect::None
@@ -207,6 +219,53 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
             Effect::None
         },
         get: |s| s.own_book.to_string(),
+    },
+    EngineOption {
+        name: "Level",
+        kind: Kind::Combo {
+            default: "full",
+            values: crate::search::level::names,
+        },
+        help: "how well kete plays: a level for people (first-game … expert, full) or a reference player (random, greedy)",
+        set: |s, v| {
+            s.level = text(v);
+            Effect::None
+        },
+        get: |s| s.level.clone(),
+    },
+    EngineOption {
+        name: "UCI_LimitStrength",
+        kind: Kind::Check { default: false },
+        help: "play at the level UCI_Elo names instead of Level",
+        set: |s, v| {
+            s.limit_strength = matches!(v, Value::Flag(true));
+            Effect::None
+        },
+        get: |s| s.limit_strength.to_string(),
+    },
+    EngineOption {
+        name: "UCI_Elo",
+        kind: Kind::Spin {
+            min: MIN_ELO,
+            max: MAX_ELO,
+            default: 1500,
+        },
+        help: "with UCI_LimitStrength: the strongest level whose measured Elo in the variant is not above this",
+        set: |s, v| {
+            s.elo = number(v);
+            Effect::None
+        },
+        get: |s| s.elo.to_string(),
+    },
+    EngineOption {
+        name: "JoinMoves",
+        kind: Kind::Check { default: false },
+        help: "write the moves of a line together (pv BdFe), as Aualé and Aalina read them; two-row games",
+        set: |s, v| {
+            s.join_moves = matches!(v, Value::Flag(true));
+            Effect::None
+        },
+        get: |s| s.join_moves.to_string(),
     },
     EngineOption {
         name: "EgtbPath",
@@ -259,6 +318,10 @@ impl Default for Settings {
             ponder: false,
             solve_endgames: false,
             own_book: check("OwnBook"),
+            level: "full".into(),
+            limit_strength: check("UCI_LimitStrength"),
+            elo: spin("UCI_Elo"),
+            join_moves: check("JoinMoves"),
             egtb_path: None,
             egtb_dir: CACHE.to_string(),
         }

@@ -8,12 +8,13 @@ use std::thread::JoinHandle;
 
 use super::exact::Attempts;
 use super::output::Output;
-use super::text::{line_text, score_text};
+use super::text::{line_text_joined, score_text};
 use crate::game::DbSpec;
 use crate::game::SolveGame;
 use crate::game::{Evaluator, Game, GameRecord};
 use crate::perft::perft_divide_until;
 use crate::search::book::Book;
+use crate::search::level::{self, Player};
 use crate::search::tt::Bound;
 use crate::search::{self, Exact, Limits, Probe, Report, Settings, Shared};
 use crate::solve::{Egtb, Tablebase};
@@ -47,6 +48,20 @@ pub struct SearchOptions {
     pub solve_endgames: bool,
     /// Whether a game on the clock plays the book's move (`OwnBook`).
     pub own_book: bool,
+    /// `Level` by name, and `UCI_LimitStrength` with `UCI_Elo`.
+    pub level: String,
+    pub limit_strength: bool,
+    pub elo: i64,
+    /// Whether `info … pv` writes one-letter moves together (`JoinMoves`).
+    pub join_moves: bool,
+}
+
+impl SearchOptions {
+    /// Who plays in the game `G`: `UCI_Elo`'s level when
+    /// `UCI_LimitStrength` is on, else `Level`'s player.
+    pub fn player<G: Game>(&self) -> Player {
+        Player::from_options::<G>(&self.level, self.limit_strength, self.elo)
+    }
 }
 
 /// Where a `position` command starts.
@@ -167,7 +182,13 @@ struct GameSession<G: Game> {
     book: Arc<Book<G>>,
 }
 
-fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool, tbhits: bool) -> String {
+fn info_line<G: Game>(
+    root: &G,
+    r: &Report<G::Move>,
+    multipv: bool,
+    tbhits: bool,
+    joined: bool,
+) -> String {
     let ms = r.time.as_millis().max(1) as u64;
     let mut s = format!("info depth {} seldepth {}", r.depth, r.seldepth);
     if multipv {
@@ -190,7 +211,7 @@ fn info_line<G: Game>(root: &G, r: &Report<G::Move>, multipv: bool, tbhits: bool
     if tbhits {
         let _ = write!(s, " tbhits {}", r.tbhits);
     }
-    let _ = write!(s, " pv {}", line_text(root, &r.pv));
+    let _ = write!(s, " pv {}", line_text_joined(root, &r.pv, joined));
     s
 }
 
@@ -242,7 +263,10 @@ impl<G: Game> Session for GameSession<G> {
         };
         let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;
-        let book = (options.own_book
+        let player = options.player::<G>();
+        let join_moves = options.join_moves;
+        let book = (player == Player::Full
+            && options.own_book
             && !repeated
             && crate::search::book::plays_from_book(&limits, options.multipv))
         .then(|| self.book.choose_at_random(&root))
@@ -263,13 +287,28 @@ impl<G: Game> Session for GameSession<G> {
                 out.line("bestmove 0000");
                 return;
             }
-            let multipv = settings.multipv > 1;
-            let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
-                out.line(&info_line(&root, r, multipv, show_tbhits));
+            let multipv = settings.multipv > 1 || player != Player::Full;
+            let mut report = |r: &Report<G::Move>| {
+                out.line(&info_line(&root, r, multipv, show_tbhits, join_moves));
                 if r.proven && r.bound.is_none() {
                     out.line(&format!("info string proven score {}", score_text(r.score)));
                 }
-            });
+            };
+            let result = match player {
+                Player::Full => {
+                    search::search(&root, &history, &limits, &settings, &shared, &mut report)
+                }
+                weaker => level::play(
+                    &root,
+                    &history,
+                    &limits,
+                    &settings,
+                    &shared,
+                    weaker,
+                    None,
+                    &mut report,
+                ),
+            };
             match result.best {
                 None => out.line("bestmove 0000"),
                 Some(mv) => {

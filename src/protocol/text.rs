@@ -28,3 +28,15 @@ pub fn line_text<G: Game>(pos: &G, moves: &[G::Move]) -> String {
     }
     s
 }
+
+/// [`line_text`], or with `joined` the moves written together (`BdFe`, as
+/// Aalina and Aualé read a line) where every move is one letter; a line
+/// with a longer move (Bao's) keeps its spaces.
+pub fn line_text_joined<G: Game>(pos: &G, moves: &[G::Move], joined: bool) -> String {
+    let text = line_text(pos, moves);
+    if joined && text.split(' ').all(|m| m.chars().count() == 1) {
+        text.replace(' ', "")
+    } else {
+        text
+    }
+}

@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod level;
 pub mod time;
 pub mod tt;
 
@@ -197,6 +198,9 @@ pub struct SearchResult<M> {
     pub depth: u32,
     pub pv: Vec<M>,
     pub nodes: u64,
+    /// Under MultiPV, every line of the last finished iteration with its
+    /// score, best first (what a playing level chooses from).
+    pub lines: Vec<(i32, Vec<M>)>,
 }
 
 /// The score of a finished game for `side`, `ply` moves from the root.
@@ -814,6 +818,7 @@ pub fn search<G: Game>(
                     depth: 0,
                     pv: vec![mv],
                     nodes: 0,
+                    lines: Vec::new(),
                 };
             }
         }
@@ -835,6 +840,7 @@ pub fn search<G: Game>(
             depth: 0,
             pv: Vec::new(),
             nodes: 0,
+            lines: Vec::new(),
         };
     }
     if let Some(result) = solve_first(root, limits, settings, shared, start, soft, report) {
@@ -916,6 +922,7 @@ fn solve_first<G: Game>(
         depth: 1,
         pv: vec![solved.best],
         nodes: solved.nodes,
+        lines: Vec::new(),
     })
 }
 
@@ -960,6 +967,7 @@ fn main_search<G: Game>(
     });
     let multipv = settings.multipv.clamp(1, rms.len());
     let mut completed: Option<(u32, i32, Vec<G::Move>)> = None;
+    let mut lines = Vec::new();
     let mut root_proven = false;
 
     for depth in 1..=max_depth {
@@ -1037,6 +1045,11 @@ fn main_search<G: Game>(
             report(&line);
         }
         completed = Some((depth, rms[0].score, rms[0].pv.clone()));
+        lines = rms
+            .iter()
+            .take(multipv)
+            .map(|r| (r.score, r.pv.clone()))
+            .collect();
         if !limits.infinite {
             if root_proven || depth == max_depth && limits.depth.is_some() {
                 break;
@@ -1057,6 +1070,7 @@ fn main_search<G: Game>(
             depth,
             pv,
             nodes,
+            lines,
         },
         None => SearchResult {
             best: Some(rms[0].mv),
@@ -1065,6 +1079,7 @@ fn main_search<G: Game>(
             depth: 0,
             pv: vec![rms[0].mv],
             nodes,
+            lines,
         },
     }
 }

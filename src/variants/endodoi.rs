@@ -332,6 +332,10 @@ impl Game for EnDodoi {
         })
     }
 
+    fn gained(&self, side: Side) -> u32 {
+        self.captured(side)
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.captured(Side::South) + self.row_seeds(Side::South),

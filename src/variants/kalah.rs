@@ -272,6 +272,10 @@ impl Game for Kalah {
         self.over().then_some(EndReason::RowEmptied)
     }
 
+    fn gained(&self, side: Side) -> u32 {
+        self.store(side)
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.store(Side::South) + byte_sum(self.w[0]),

@@ -548,6 +548,10 @@ impl Game for Oware {
         s + n
     }
 
+    fn gained(&self, side: Side) -> u32 {
+        self.store(side)
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
             self.store(Side::South) + self.row_seeds(Side::South),

@@ -27,7 +27,6 @@ import random
 import re
 import subprocess
 import sys
-import threading
 import time
 import types
 
@@ -48,6 +47,7 @@ for name in ("gui", "gui.services"):
     sys.modules[name] = package
 from game import Match, Oware  # noqa: E402
 from uci import Engine, Human, Strength  # noqa: E402
+from uci.rules import parser  # noqa: E402
 from gui.services.game_loop import GameLoop  # noqa: E402
 from gui.services.player_manager import PlayerManager  # noqa: E402
 from gui.values import Side  # noqa: E402
@@ -68,7 +68,7 @@ class Traffic(logging.Handler):
         super().__init__(logging.DEBUG)
         self.file = open(path, "w") if path else None
         self.sent, self.received, self.unknown, self.errors = 0, 0, [], []
-        self.last = {}
+        self.last, self.pvs, self.whole_pvs = {}, 0, 0
 
     def emit(self, record):
         text = record.getMessage()
@@ -82,6 +82,11 @@ class Traffic(logging.Handler):
             self.last[record.thread] = line[3]
             if line[3].startswith("info string error"):
                 self.errors.append(line[3])
+            elif line[3].startswith("info ") and " pv " in line[3]:
+                # Aualé shows a line only as far as it reads it: letters together.
+                sent = "".join(line[3].split(" pv ", 1)[1].split())
+                self.pvs += 1
+                self.whole_pvs += (parser.parse(line[3]) or {}).get("pv") == sent
         elif text == "Unknown UCI response":  # the client could not take a line
             line = self.last.get(record.thread, "?")
             self.unknown.append(line)
@@ -167,7 +172,7 @@ def level(spec):
         allows_pondering=strength.allows_pondering)
 
 
-def play(command, side, strength, rng):
+def play(command, referee, side, strength, rng):
     """One game, run as Aualé's window runs it; returns the summary line."""
     failures = []
     players = PlayerManager()
@@ -179,7 +184,7 @@ def play(command, side, strength, rng):
     players.set_engine_strength(strength)
     if not isinstance(players.get_engine_player(), Engine):
         raise Disagreement(f"Aualé could not start '{command}': {failures}")
-    game_loop, match, referee = GameLoop(), Match(Oware), Referee(command)
+    game_loop, match = GameLoop(), Match(Oware)
     loop, state = GLib.MainLoop(), {"error": None, "end": None, "deadline": 0}
     timeout = (strength.search_timeout or 4000) / 1000 * 3 + 10
 
@@ -223,7 +228,6 @@ def play(command, side, strength, rng):
     started = time.monotonic()
     loop.run()
     players.quit_players()
-    referee.close()
     if state["error"] or failures:
         raise Disagreement(state["error"] or "; ".join(failures))
     winner, why, score = state["end"]
@@ -246,18 +250,25 @@ def main():
         logging.getLogger(name).addHandler(traffic)
         logging.getLogger(name).setLevel(logging.DEBUG)
     rng = random.Random(args.seed)
-    print(f"kete through Aualé's client: '{command}', seed {args.seed}")
+    started, referee = time.monotonic(), Referee(command)
+    # The referee opens (or first builds) the endgame database, which the
+    # engines then load from the cache within Aualé's 8 s wait for readyok.
+    referee.ask("isready", prefix="readyok")
+    print(f"kete through Aualé's client: '{command}', seed {args.seed}, "
+          f"database ready in {time.monotonic() - started:.1f} s")
     try:
         for spec in args.games.split(","):
             side, _, strength = spec.partition(":")
-            print(play(command, side, level(strength), rng), flush=True)
+            print(play(command, referee, side, level(strength), rng), flush=True)
     except Disagreement as e:
         print(f"DISAGREEMENT: {e}")
         return 1
     finally:
+        referee.close()
         unknown = sorted(set(traffic.unknown))
         print(f"lines: {traffic.sent} sent, {traffic.received} received; "
-              f"{len(traffic.unknown)} not understood by Aualé: {unknown[:6]}")
+              f"{len(traffic.unknown)} not understood by Aualé: {unknown[:6]}; "
+              f"Aualé read the whole pv of {traffic.whole_pvs} of {traffic.pvs} info lines")
     if traffic.errors:
         print(f"DISAGREEMENT: {traffic.errors[:5]}")
         return 1

@@ -139,6 +139,10 @@ impl Game for Toy {
         self.outcome().map(|_| EndReason::EmptyRow(self.side))
     }
 
+    fn gained(&self, side: Side) -> u32 {
+        self.stores[side.index()] as u32
+    }
+
     fn seed_count(&self) -> Option<(u32, u32)> {
         let own = |side: Side| {
             self.stores[side.index()] as u32 + self.row(side).iter().map(|&v| v as u32).sum::<u32>()

@@ -11,6 +11,7 @@ use clap::Args;
 use crate::variant_args::VariantArgs;
 use kete::game::{Game, GameRecord, GameResult, Outcome, Side, in_move_order};
 use kete::protocol::text::score_text;
+use kete::search::level::{self, Player};
 use kete::search::{self, Limits, Settings, Shared};
 use kete::variants::VariantVisitor;
 
@@ -28,6 +29,12 @@ pub struct PlayArgs {
     /// Instead of a depth, the time the engine takes for each move (ms).
     #[arg(long)]
     pub movetime: Option<u64>,
+    /// Play against a level instead: first-game, beginner, novice, casual,
+    /// club, strong, expert or full (or a reference player: random,
+    /// greedy). It thinks --movetime ms a move (1000 if not given); hints
+    /// stay at full strength.
+    #[arg(long)]
+    pub level: Option<String>,
     /// Start from this position instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
@@ -71,9 +78,19 @@ pub fn run(
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(", ");
-    let strength = match args.movetime {
-        Some(ms) => format!("{ms} ms a move"),
-        None => format!("depth {}", args.depth),
+    let player = match &args.level {
+        Some(name) => Some(Player::by_name(name).ok_or_else(|| {
+            anyhow::anyhow!(
+                "--level must be one of {}, got '{name}'",
+                level::names().join(", ")
+            )
+        })?),
+        None => None,
+    };
+    let strength = match (player, args.movetime) {
+        (Some(p), _) => format!("level {}", p.name()),
+        (None, Some(ms)) => format!("{ms} ms a move"),
+        (None, None) => format!("depth {}", args.depth),
     };
     writeln!(
         output,
@@ -84,6 +101,7 @@ pub fn run(
     )?;
     variant.visit(Play {
         args,
+        player,
         human,
         input,
         output,
@@ -100,6 +118,8 @@ fn side_name(s: Side) -> &'static str {
 
 struct Play<'a> {
     args: &'a PlayArgs,
+    /// The level asked for (`--level`), if any.
+    player: Option<Player>,
     human: Side,
     input: &'a mut dyn BufRead,
     output: &'a mut dyn Write,
@@ -130,6 +150,8 @@ struct Session<'a, G: Game> {
     start: G,
     shared: Arc<Shared>,
     limits: Limits,
+    /// Who plays kete's moves (full strength unless `--level` says).
+    player: Player,
     moves: Vec<G::Move>,
     record: GameRecord<G>,
     /// The end of the game under way has been said.
@@ -140,15 +162,24 @@ impl<'a, G: Game> Session<'a, G> {
     fn new(play: Play<'a>, start: G) -> Self {
         let Play {
             args,
+            player,
             human,
             input,
             output,
             echo,
         } = play;
-        let limits = Limits {
-            depth: args.movetime.is_none().then_some(args.depth),
-            movetime: args.movetime.map(Duration::from_millis),
-            ..Limits::default()
+        // A level thinks for a person's while; full strength keeps the
+        // depth or time asked for.
+        let limits = match player {
+            Some(_) => Limits {
+                movetime: Some(Duration::from_millis(args.movetime.unwrap_or(1000))),
+                ..Limits::default()
+            },
+            None => Limits {
+                depth: args.movetime.is_none().then_some(args.depth),
+                movetime: args.movetime.map(Duration::from_millis),
+                ..Limits::default()
+            },
         };
         Session {
             human,
@@ -159,6 +190,7 @@ impl<'a, G: Game> Session<'a, G> {
             start,
             shared: Shared::new(16),
             limits,
+            player: player.unwrap_or(Player::Full),
             moves: Vec::new(),
             announced: false,
         }
@@ -184,7 +216,29 @@ impl<'a, G: Game> Session<'a, G> {
         }
     }
 
-    /// The engine's search from the position under way.
+    /// kete's move in the position under way, at its level.
+    fn think_at_level(&self) -> search::SearchResult<G::Move> {
+        if self.player == Player::Full {
+            return self.think();
+        }
+        let record = &self.record;
+        let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
+        self.shared
+            .stop
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+        level::play(
+            record.position(),
+            &history,
+            &self.limits,
+            &Settings::default(),
+            &self.shared,
+            self.player,
+            None,
+            &mut |_| {},
+        )
+    }
+
+    /// The engine's full-strength search from the position under way.
     fn think(&self) -> search::SearchResult<G::Move> {
         let record = &self.record;
         let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
@@ -233,7 +287,7 @@ impl<'a, G: Game> Session<'a, G> {
 
     /// The engine's turn: it searches, says its move and plays it.
     fn engine_moves(&mut self) -> anyhow::Result<()> {
-        let r = self.think();
+        let r = self.think_at_level();
         let Some(mv) = r.best else {
             anyhow::bail!("the engine found no move in a game that is not over");
         };

@@ -258,6 +258,11 @@ impl Game for Bao {
         None
     }
 
+    fn gained(&self, side: Side) -> u32 {
+        let own: u32 = self.pits[side.index()].iter().map(|&v| v as u32).sum();
+        own + self.hand[side.index()] as u32
+    }
+
     fn total_seeds(&self) -> u32 {
         let on_board: u32 = self.pits.iter().flatten().map(|&v| v as u32).sum();
         on_board + self.hand.iter().map(|&v| v as u32).sum::<u32>()

@@ -15,9 +15,12 @@ use kete::draw;
 use kete::game::SolveGame;
 use kete::game::{Board, Game, GameRecord, Side, TraceStep};
 use kete::protocol::text::{line_text, score_text};
+use kete::search::level::{self, Player};
 use kete::search::{self, Settings, Shared, time::Limits};
 use kete::solve::{Egtb, SolveOptions, Tablebase, solve_with_tablebase};
-use kete::variants::{BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant};
+use kete::variants::{
+    BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant, VariantVisitor,
+};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -70,6 +73,10 @@ struct GameRequest {
     depth: Option<u32>,
     #[serde(default)]
     multipv: Option<usize>,
+    /// `/api/search`: the level kete plays at (`Level`'s names; full
+    /// strength when absent). A level's answer waits for `movetime_ms`.
+    #[serde(default)]
+    level: Option<String>,
     /// `/api/solve`: how long the solver may try.
     #[serde(default)]
     solve_ms: Option<u64>,
@@ -148,10 +155,35 @@ pub fn variants() -> Value {
                     j
                 })
                 .collect();
-            json!({ "name": name, "title": v.title(), "options": options })
+            json!({
+                "name": name,
+                "title": v.title(),
+                "options": options,
+                "levels": v.visit(Levels),
+            })
         })
         .collect();
     json!({ "variants": list })
+}
+
+/// A variant's playing levels for the page's menu: name, title and the
+/// Elo measured in this variant (none for full strength, whose Elo
+/// depends on the time it is given).
+struct Levels;
+
+impl VariantVisitor for Levels {
+    type Output = Value;
+    fn visit<G: Game>(self, _: G::Rules) -> Value {
+        let list: Vec<Value> = level::LEVELS
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let elo = (i + 1 < level::LEVELS.len()).then(|| level::level_elo::<G>(i));
+                json!({ "name": l.name, "title": l.title, "elo": elo })
+            })
+            .collect();
+        json!(list)
+    }
 }
 
 /// `/api/state` and `/api/move`.
@@ -226,9 +258,10 @@ fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
         ..draw::View::default()
     }
     .with_turn(&turn);
+    let banked = (pos.gained(Side::South), pos.gained(Side::North));
     let outcome = record
         .outcome()
-        .map(|o| outcome_words(o, record.end_reason(), &players));
+        .map(|o| outcome_words(o, record.end_reason(), &players, banked, pos.seed_count()));
     json!({
         "token": pos.to_notation(),
         "side": pos.side_to_move(),
@@ -323,6 +356,8 @@ fn outcome_words(
     o: kete::game::Outcome,
     reason: Option<kete::game::EndReason>,
     players: &[String; 2],
+    banked: (u32, u32),
+    own: Option<(u32, u32)>,
 ) -> Value {
     let winner = o.result.winner();
     let who = |s: Side| {
@@ -344,9 +379,12 @@ fn outcome_words(
         Some(s) => format!("{} wins{score}", who(s)),
         None => format!("A draw{score}"),
     };
-    let words = match reason {
-        Some(r) => format!("{headline} \u{2014} {r}"),
-        None => headline,
+    let how = final_count_words(o.seeds, banked, own);
+    let words = match (reason, &how) {
+        (Some(r), Some(h)) => format!("{headline} \u{2014} {r}; {h}"),
+        (Some(r), None) => format!("{headline} \u{2014} {r}"),
+        (None, Some(h)) => format!("{headline} \u{2014} {h}"),
+        (None, None) => headline,
     };
     json!({
         "result": o.result.as_str(),
@@ -354,7 +392,41 @@ fn outcome_words(
         "seeds": o.seeds,
         "reason": reason.map(|r| r.to_string()),
         "code": reason.map(|r| r.code()),
+        "how": how,
         "words": words,
+    })
+}
+
+/// How the final count came about where it is not what the stores show:
+/// the seeds still on the board went to the players at the end, each his
+/// own side's or shared out (Oware's repetition under `split`).
+fn final_count_words(
+    seeds: Option<(u32, u32)>,
+    banked: (u32, u32),
+    own: Option<(u32, u32)>,
+) -> Option<String> {
+    let (south, north) = seeds?;
+    if (south, north) == banked {
+        return None;
+    }
+    let took = (
+        south.saturating_sub(banked.0),
+        north.saturating_sub(banked.1),
+    );
+    let seeds = |n: u32| format!("{n} seed{}", if n == 1 { "" } else { "s" });
+    Some(if Some((south, north)) == own {
+        format!(
+            "each player took the seeds left on his side: South {}, North {}",
+            seeds(took.0),
+            seeds(took.1)
+        )
+    } else {
+        format!(
+            "the {} left on the board were shared out: South {}, North {}",
+            seeds(took.0 + took.1),
+            seeds(took.0),
+            seeds(took.1)
+        )
     })
 }
 
@@ -529,6 +601,14 @@ impl SearchJob {
         if req.multipv.is_some_and(|m| !(1..=8).contains(&m)) {
             return Err(ApiError::bad("multipv must be 1..8"));
         }
+        if let Some(l) = &req.level
+            && Player::by_name(l).is_none()
+        {
+            return Err(ApiError::bad(format!(
+                "level must be one of {}, got '{l}'",
+                level::names().join(", ")
+            )));
+        }
         // The game itself is checked here too, so that a bad one gets its
         // 400 before any event is sent.
         variant.visit_board(Check(&req))?;
@@ -623,9 +703,15 @@ impl BoardVisitor for Search {
             s.stop = self.stop.clone();
         }
         let tx = self.tx.clone();
+        let player = self
+            .req
+            .level
+            .as_deref()
+            .and_then(Player::by_name)
+            .unwrap_or(Player::Full);
         // The last report of each line, for the answer.
         let mut lines = BTreeMap::new();
-        let result = search::search(&root, &history, &limits, &settings, &shared, &mut |r| {
+        let mut report = |r: &search::Report<G::Move>| {
             let pv: Vec<String> = line_text(&root, &r.pv)
                 .split(' ')
                 .filter(|s| !s.is_empty())
@@ -644,7 +730,26 @@ impl BoardVisitor for Search {
             });
             let _ = tx.send(("info".into(), info.to_string()));
             lines.insert(r.multipv, info);
-        });
+        };
+        let result = match player {
+            Player::Full => {
+                search::search(&root, &history, &limits, &settings, &shared, &mut report)
+            }
+            weaker => level::play(
+                &root,
+                &history,
+                &limits,
+                &settings,
+                &shared,
+                weaker,
+                None,
+                &mut report,
+            ),
+        };
+        if player != Player::Full {
+            // A level's lines are every move it weighed, not advice.
+            lines.clear();
+        }
         let best = result.best.map(|m| root.format_move(m));
         let done = json!({
             "best": best,
@@ -903,6 +1008,14 @@ fn external(
     let setup = Duration::from_secs(10);
     let mut engine = EngineProcess::start(cfg).map_err(fail)?;
     engine.handshake(cfg, variant, setup).map_err(fail)?;
+    if let Some(l) = req
+        .level
+        .as_deref()
+        .filter(|l| Player::by_name(l) != Some(Player::Full))
+        && engine.offers("Level")
+    {
+        engine.set_option("Level", l).map_err(fail)?;
+    }
     let multipv = req.multipv.unwrap_or(1);
     if multipv > 1 && engine.offers("MultiPV") {
         engine
@@ -1011,6 +1124,27 @@ impl BoardVisitor for MoveCell<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_ending_says_how_the_final_count_came_about() {
+        // The stores are the count: nothing to add.
+        assert_eq!(
+            final_count_words(Some((25, 20)), (25, 20), Some((25, 23))),
+            None
+        );
+        // Each took his own side (Oware's repetition, an empty row).
+        assert_eq!(
+            final_count_words(Some((24, 24)), (23, 23), Some((24, 24))).unwrap(),
+            "each player took the seeds left on his side: South 1 seed, North 1 seed"
+        );
+        // Shared out otherwise (Oware's repetition under `split`).
+        assert_eq!(
+            final_count_words(Some((25, 23)), (22, 22), Some((26, 22))).unwrap(),
+            "the 4 seeds left on the board were shared out: South 3 seeds, North 1 seed"
+        );
+        // Bao counts no seeds.
+        assert_eq!(final_count_words(None, (30, 34), None), None);
+    }
 
     #[test]
     fn evaluations_read_from_a_fixed_side() {

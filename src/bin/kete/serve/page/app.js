@@ -545,9 +545,56 @@ async function search(extra, onInfo) {
   return done;
 }
 
+// What kete searches with: at full strength (and for hints) the time or
+// depth of "kete thinks"; a level below full takes the time per move to
+// answer (a second in depth mode: its depth is its own).
 function limits(extra) {
   const v = parseInt($("strength").value, 10);
-  return Object.assign($("limit").value === "depth" ? { depth: v, movetime_ms: 30000 } : { movetime_ms: v }, extra || {});
+  const depthMode = $("limit").value === "depth";
+  return Object.assign(depthMode ? { depth: v, movetime_ms: 30000 } : { movetime_ms: v }, extra || {});
+}
+function moveLimits() {
+  const level = $("level").value;
+  if (!level || level === "full") return limits();
+  const v = parseInt($("strength").value, 10);
+  return { level, movetime_ms: $("limit").value === "depth" ? 1000 : v };
+}
+
+// "kete thinks": each mode keeps its own value and range, so switching
+// back and forth never shows a value of one mode in the other.
+const THINK = {
+  time: { min: 1, max: 30000, value: "1000" },
+  depth: { min: 1, max: 64, value: "12" },
+};
+let thinkMode = "time";
+function switchThinking() {
+  const mode = $("limit").value;
+  if (mode === thinkMode) return;
+  if (checkStrength(thinkMode)) THINK[thinkMode].value = $("strength").value;
+  thinkMode = mode;
+  $("strength").min = THINK[mode].min;
+  $("strength").max = THINK[mode].max;
+  $("strength").value = THINK[mode].value;
+  checkStrength();
+}
+
+// The level menu of the variant on the board: its levels with the Elo
+// measured in that variant.
+function levelsUI(variant) {
+  const v = variantInfo(variant);
+  const select = $("level"), keep = select.value || "full";
+  select.innerHTML = "";
+  for (const l of (v && v.levels) || []) {
+    const o = document.createElement("option");
+    o.value = l.name;
+    o.textContent = l.elo ? `${l.title} (Elo ${l.elo})` : l.title;
+    select.appendChild(o);
+  }
+  select.value = [...select.options].some((o) => o.value === keep) ? keep : "full";
+  levelHelp();
+}
+function levelHelp() {
+  $("levelhelp").textContent = $("level").value === "full" ? "" : "hints stay at full strength";
 }
 
 function detailsText(lines) {
@@ -582,10 +629,11 @@ async function engineMove() {
   const lines = {};
   let d;
   try {
-    d = await search(limits(), (i) => { lines[i.multipv] = i; if (searchPly === ply) $("search").textContent = detailsText(lines); });
+    d = await search(moveLimits(), (i) => { lines[i.multipv] = i; if (searchPly === ply) $("search").textContent = detailsText(lines); });
   } finally { thinking = false; }
   if (mine !== epoch || game.view !== ply) { showStatus(); return; }
-  remember(ply, d);
+  // A level's score is its own shallow look, not an estimate to show.
+  if (!moveLimits().level) remember(ply, d);
   if (d && d.best) game.details[ply] = detailsText(lines);
   if (d && d.best) await play(d.best);
   else showStatus();
@@ -775,6 +823,17 @@ function moveList() {
       td.appendChild(span);
     }
   }
+  // The end of the game, in words, under its last move: who won and how
+  // the final count came about.
+  if (current && current.outcome && atEnd()) {
+    const end = document.createElement("tr");
+    end.className = "end";
+    const td = document.createElement("td");
+    td.colSpan = 3;
+    td.textContent = current.outcome.words;
+    end.appendChild(td);
+    body.appendChild(end);
+  }
   // The current move in sight, inside the list (the page stays put).
   const cur = body.querySelector("button.current");
   if (focused) (cur || body.querySelector("button.mv") || $("movelist")).focus({ preventScroll: true });
@@ -862,6 +921,7 @@ function optionsUI() {
   }
   $("advanced").hidden = !v.options.some((o) => o.advanced);
   $("gamehelp").textContent = v.title;
+  levelsUI(v.name);
 }
 
 // The options as the fields give them, or the first field at fault.
@@ -919,10 +979,8 @@ async function startNew(question, opts) {
   await newGame(Object.assign({ keepStart: false }, opts || {}));
 }
 
-function checkStrength() {
-  const depth = $("limit").value === "depth";
-  const max = depth ? 64 : 30000;
-  $("strength").max = max;
+function checkStrength(mode) {
+  const max = THINK[mode || $("limit").value].max;
   const n = Number($("strength").value);
   if (!Number.isInteger(n) || n < 1 || n > max) {
     fieldError("strengtherror", `a whole number from 1 to ${max}`);
@@ -1025,9 +1083,9 @@ async function init() {
     const ply = game.view, lines = {};
     searchPly = ply;
     try {
-      const d = await search(limits(), (i) => { lines[i.multipv] = i; $("search").textContent = detailsText(lines); });
+      const d = await search(moveLimits(), (i) => { lines[i.multipv] = i; $("search").textContent = detailsText(lines); });
       thinking = false;
-      remember(ply, d);
+      if (!moveLimits().level) remember(ply, d);
       if (d && d.best) game.details[ply] = detailsText(lines);
       if (d && d.best && game.view === ply) await play(d.best);
     } catch (e) { engineFailed(e); }
@@ -1039,8 +1097,9 @@ async function init() {
   $("cancel").addEventListener("click", cancelChoice);
   $("flip").addEventListener("click", () => { flipped = !flipped; refresh().catch(showError); });
   for (const id of SIDES) $(id).addEventListener("change", () => { readPlayers(); turnForPerson(); refresh().catch(showError); });
-  $("limit").addEventListener("change", () => { checkStrength(); save(); });
-  $("strength").addEventListener("input", () => { if (checkStrength()) save(); });
+  $("limit").addEventListener("change", () => { switchThinking(); save(); });
+  $("level").addEventListener("change", () => { levelHelp(); save(); });
+  $("strength").addEventListener("input", () => { if (checkStrength()) { THINK[thinkMode].value = $("strength").value; save(); } });
   $("animate").addEventListener("change", save);
   // Arrow keys step through the move list (not while typing in a field).
   document.addEventListener("keydown", (e) => {
@@ -1078,6 +1137,7 @@ function save() {
       variant: game.variant, options: game.options, start: game.start, moves: game.moves,
       view: game.view, evals: game.evals, players: game.players, flipped,
       limit: $("limit").value, strength: $("strength").value, animate: $("animate").checked,
+      level: $("level").value, think: { time: THINK.time.value, depth: THINK.depth.value },
     }));
   } catch (e) { /* no storage: nothing kept */ }
 }
@@ -1086,8 +1146,13 @@ async function restore() {
   let g = null;
   try { g = JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { g = null; }
   if (!g || !variantInfo(g.variant) || !Array.isArray(g.moves)) return false;
-  if (g.limit) $("limit").value = g.limit;
+  if (g.think) for (const m of Object.keys(THINK)) if (g.think[m]) THINK[m].value = String(g.think[m]);
+  if (g.limit && THINK[g.limit]) { $("limit").value = g.limit; thinkMode = g.limit; }
+  $("strength").min = THINK[thinkMode].min;
+  $("strength").max = THINK[thinkMode].max;
   if (g.strength) $("strength").value = g.strength;
+  levelsUI(g.variant);
+  if (g.level) { $("level").value = g.level; if (!$("level").value) $("level").value = "full"; levelHelp(); }
   $("animate").checked = g.animate !== false;
   checkStrength();
   flipped = !!g.flipped;
