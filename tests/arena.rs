@@ -979,3 +979,119 @@ fn accuracy_judges_each_move_by_the_exact_value() {
         assert!(text.lines().any(|l| l == row), "no row '{row}' in:\n{text}");
     }
 }
+
+#[test]
+fn pondering_engines_get_ponderhit_or_stop_and_their_clock_counts_from_ponderhit() {
+    let dir = out_dir("ponder");
+    let args = strings(&[
+        "--variant",
+        "oware",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=ponder",
+        "ponder=on",
+        "option.Ponder=true",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=plain",
+        "--each",
+        "tc=10+0.1",
+        "--each",
+        "timemargin=300",
+        "--maxplies",
+        "40",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    run(&args);
+    let games = games(&dir);
+    assert_eq!(games.len(), 2);
+    let mut hits = 0;
+    for g in &games {
+        assert!(g["offender"].is_null(), "{g}");
+        let ponderer = if g["south"] == "ponder" { "S" } else { "N" };
+        for m in g["moves"].as_array().unwrap() {
+            if m["ponderhit"] == true {
+                assert_eq!(
+                    m["side"], ponderer,
+                    "only the pondering engine gets ponderhit: {m}"
+                );
+                hits += 1;
+            }
+        }
+    }
+    assert!(
+        hits > 0,
+        "the pondering engine's expected reply came at least once"
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("ponder=on"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_engine_that_has_no_move_or_ignores_stop_while_pondering_loses_with_the_reason() {
+    let dir = out_dir("nomove");
+    let args = strings(&[
+        "--engine",
+        &format!("cmd={}", script("nomove.sh")),
+        "--engine",
+        &format!("cmd={KETE}"),
+        "depth=2",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    run(&args);
+    for g in games(&dir) {
+        assert_eq!(g["offender"], "nomove.sh", "{g}");
+        assert_eq!(g["termination"], "illegal", "{g}");
+        let reason = g["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("answered bestmove 0000") && reason.contains("no position to search"),
+            "{reason}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A ponder miss the engine does not stop: it loses when the stop's
+    // answer is overdue, and the next game is played by a fresh process.
+    let dir = out_dir("deaf");
+    let args = strings(&[
+        "--variant",
+        "oware",
+        "--engine",
+        &format!("cmd={}", script("deaf.sh")),
+        &format!("args={KETE}"),
+        "name=deaf",
+        "ponder=on",
+        "--engine",
+        &format!("cmd={KETE}"),
+        "name=other",
+        "nodes=300",
+        "--each",
+        "tc=5+0.05",
+        "--games",
+        "2",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    run(&args);
+    let games = games(&dir);
+    assert_eq!(games.len(), 2);
+    let lost: Vec<&Value> = games.iter().filter(|g| g["offender"] == "deaf").collect();
+    assert!(!lost.is_empty(), "{games:?}");
+    for g in lost {
+        assert!(
+            g["reason"].as_str().unwrap().contains("no bestmove within"),
+            "{g}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -164,6 +164,7 @@ class Analysis:
     lines: List[Line]
     stopped: bool
     elapsed: float
+    ponder: Optional[str]
     @property
     def score(self) -> Optional[Score]: ...
     @property
@@ -296,6 +297,7 @@ class UgiEngine:
         movetime: Optional[float] = None,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
+        ponder: bool = False,
     ) -> Analysis: ...
     def quit(self) -> None: ...
     def __enter__(self) -> UgiEngine: ...

@@ -13,8 +13,8 @@ use std::time::Duration;
 use kete::game::{DbSpec, Evaluator, Game, GameRecord, SolveGame};
 use kete::protocol::database::{self, InPlay};
 use kete::protocol::options::{CACHE, EMPTY, ENGINE_OPTIONS, Effect, Settings};
-use kete::search::tt::Bound as TtBound;
 use kete::search::level::{self, Player};
+use kete::search::tt::Bound as TtBound;
 use kete::search::{self, Exact, Limits, Probe, Report, Shared};
 use kete::solve::pns::{ProveOptions, Verdict, prove};
 use kete::solve::{Deadline, Egtb, SolveOptions, Tablebase, solve_with_tablebase};
@@ -63,15 +63,21 @@ impl Core {
         // levels' Elo scale (`UCI_LimitStrength` with `UCI_Elo`).
         match squash(key).as_str() {
             "level" => {
-                self.set("Level", value)?;
-                return self.set("UCI_LimitStrength", "false");
+                self.set_one("Level", value)?;
+                self.set_one("UCI_LimitStrength", "false")
             }
             "elo" => {
-                self.set("UCI_Elo", value)?;
-                return self.set("UCI_LimitStrength", "true");
+                self.set_one("UCI_Elo", value)?;
+                self.set_one("UCI_LimitStrength", "true")
             }
-            _ => {}
+            _ => self.set_one(key, value),
         }
+    }
+
+    /// Sets the engine option `key` (any spelling [`Core::set`] takes but
+    /// the `level`/`elo` shorthands).
+    fn set_one(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let squash = |s: &str| s.replace([' ', '_'], "").to_ascii_lowercase();
         let option = ENGINE_OPTIONS
             .iter()
             .find(|o| squash(o.name) == squash(key))
@@ -234,7 +240,9 @@ pub fn search_record<G: Game>(
     );
     // A game on the clock takes the book's move, as the engine's `go` does.
     if player == Player::Full
-        && job.core.settings.own_book && search::book::plays_from_book(&job.limits, job.multipv) {
+        && job.core.settings.own_book
+        && search::book::plays_from_book(&job.limits, job.multipv)
+    {
         let book = search::book::Book::<G>::compiled(&root.rules());
         if let Some(b) = book.choose_at_random(&root) {
             let text = root.format_move(b.mv);

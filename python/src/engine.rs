@@ -173,11 +173,13 @@ impl Engine {
         })?;
         stop.store(false, Ordering::Relaxed);
         self.flush_log(py)?;
+        let ponder = ponder_of(&*position.inner, out.best.as_deref(), &out.lines);
         Ok(Analysis {
             best_move: out.best,
             lines: out.lines,
             stopped: interrupted,
             elapsed: started.elapsed().as_secs_f64(),
+            ponder,
         })
     }
 
@@ -261,4 +263,19 @@ impl Engine {
             self.core.settings.hash_mib, self.core.settings.threads
         )
     }
+}
+
+/// The reply a line expects after `best`: the line's second move, where
+/// `best` hands the turn to the opponent and the reply is legal then.
+pub fn ponder_of(
+    position: &dyn crate::position::DynPos,
+    best: Option<&str>,
+    lines: &[crate::results::Line],
+) -> Option<String> {
+    let best = best?;
+    let pv = &lines.first()?.pv;
+    let reply = pv
+        .get(1)
+        .filter(|_| pv.first().map(String::as_str) == Some(best))?;
+    crate::ugi::expected_reply(position, best, reply)
 }

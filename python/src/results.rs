@@ -162,6 +162,10 @@ pub struct Analysis {
     pub stopped: bool,
     /// Seconds the call took.
     pub elapsed: f64,
+    /// The opponent's reply the engine expects (`bestmove … ponder …`),
+    /// checked by the rules; `None` where it named none, or its move keeps
+    /// the turn.
+    pub ponder: Option<String>,
 }
 
 #[pymethods]

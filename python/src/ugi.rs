@@ -52,6 +52,37 @@ pub struct UgiEngine {
     current: Option<Variant>,
     /// The MultiPV last sent.
     multipv: usize,
+    /// The engine thinks on the opponent's time (`play(…, ponder=True)`).
+    pondering: Option<Pondering>,
+}
+
+/// What the engine ponders: the `position` command of the game after the
+/// reply it expects, which the next search must match for a `ponderhit`.
+struct Pondering {
+    position: String,
+    variant: Variant,
+}
+
+/// How long an engine may take to answer `stop` after pondering.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+/// `reply`, if it is legal after `best` in `position` and the turn passes
+/// there to the opponent and back: the reply an engine can ponder on.
+pub fn expected_reply(
+    position: &dyn crate::position::DynPos,
+    best: &str,
+    reply: &str,
+) -> Option<String> {
+    let mover = position.side_to_move();
+    let after = position.after(best).ok()?;
+    if after.outcome().is_some() || after.side_to_move() == mover {
+        return None;
+    }
+    let then = after.after(reply).ok()?;
+    if then.outcome().is_some() || then.side_to_move() != mover {
+        return None;
+    }
+    then.history().last().cloned()
 }
 
 impl UgiEngine {
@@ -84,6 +115,16 @@ impl UgiEngine {
         }
     }
 
+    /// Ends a ponder search that is not wanted any more: `stop`, and its
+    /// answer thrown away.
+    fn stop_pondering(&mut self, py: Python<'_>) -> PyResult<()> {
+        if self.pondering.take().is_none() {
+            return Ok(());
+        }
+        let limit = self.cfg.margin + STOP_GRACE;
+        self.with_process(py, |p| p.stop_pondering(limit))
+    }
+
     /// Sets the engine to the variant and rules of `position` (UGI only:
     /// a plain UCI engine is told nothing of the game, as in the arena).
     fn set_variant(&mut self, py: Python<'_>, variant: Variant) -> PyResult<()> {
@@ -107,6 +148,193 @@ impl UgiEngine {
         })?;
         self.current = Some(variant);
         Ok(())
+    }
+}
+
+impl UgiEngine {
+    /// A search of `position` within the limits (see `analyse`), taking
+    /// a ponder search's `ponderhit` where it pondered this position, and
+    /// pondering after it with `ponder`.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        position: &Position,
+        movetime: Option<f64>,
+        depth: Option<i64>,
+        nodes: Option<i64>,
+        multipv: Option<i64>,
+        ponder: bool,
+    ) -> PyResult<Analysis> {
+        let depth = crate::whole_opt("depth", depth, 1, u32::MAX as i64)?;
+        let nodes = crate::whole_opt("nodes", nodes, 1, i64::MAX)?;
+        let multipv = crate::whole_opt("multipv", multipv, 1, 256)?.map(|m| m as usize);
+        if movetime.is_none() && depth.is_none() && nodes.is_none() {
+            return Err(OptionError::new_err(
+                "an external engine needs a limit: movetime, depth or nodes",
+            ));
+        }
+        let mut go = EngineConfig {
+            proto: self.cfg.proto,
+            ..EngineConfig::default()
+        };
+        if let Some(t) = movetime {
+            go.set("st", &t.to_string())
+                .map_err(|e| OptionError::new_err(format!("movetime: {e}")))?;
+        }
+        if let Some(d) = depth {
+            go.set("depth", &d.to_string())
+                .map_err(|e| OptionError::new_err(e.to_string()))?;
+        }
+        if let Some(n) = nodes {
+            go.set("nodes", &n.to_string())
+                .map_err(|e| OptionError::new_err(e.to_string()))?;
+        }
+        let base = if position.inner.starts_at_start() {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", position.inner.start_fen())
+        };
+        let history = position.inner.history();
+        let position_cmd = position_command(&base, &history, &self.cfg.movesep);
+        let variant = position.inner.variant();
+        let multipv = multipv.unwrap_or(1).max(1);
+        // The engine pondered this very position: ponderhit. Anything else
+        // stops its pondering first.
+        let hit = self.pondering.as_ref().is_some_and(|p| {
+            p.position == position_cmd && p.variant == variant && multipv == self.multipv
+        });
+        if hit {
+            self.pondering = None;
+        } else {
+            self.stop_pondering(py)?;
+        }
+        if position.inner.outcome().is_some() {
+            return Ok(Analysis {
+                best_move: None,
+                lines: Vec::new(),
+                stopped: false,
+                elapsed: 0.0,
+                ponder: None,
+            });
+        }
+        if !hit {
+            self.set_variant(py, variant)?;
+            if multipv != self.multipv && self.offers("MultiPV") {
+                self.with_process(py, |p| p.set_option("MultiPV", &multipv.to_string()))?;
+                self.multipv = multipv;
+            }
+        }
+        let go_cmd = go_command(&go, &[None, None], &[Duration::ZERO; 2]);
+        // The arena's bound on a move: the hang time-out, and for a fixed
+        // time the time plus the margin.
+        let mut limit = self.cfg.timeout;
+        if let Some(st) = go.st {
+            limit = limit.min(st + self.cfg.margin);
+        }
+        let started = Instant::now();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut slot = self.process.lock();
+        let Some(process) = slot.as_mut() else {
+            return Err(self.gone(py));
+        };
+        let flag = stop.clone();
+        let go_text = go_cmd.clone();
+        let (reply, interrupted) = crate::interrupt::run(py, &stop, move || {
+            let mut infos: BTreeMap<usize, Info> = BTreeMap::new();
+            let mut keep = |i: &Info| {
+                if i.score.is_some() || !i.pv.is_empty() {
+                    infos.insert(i.multipv.unwrap_or(1), i.clone());
+                }
+            };
+            let reply = if hit {
+                process.ponderhit_watched(limit, Some(&flag), &mut keep)
+            } else {
+                process.go_watched(&position_cmd, &go_text, limit, Some(&flag), &mut keep)
+            };
+            reply.map(|r| (r, infos))
+        })?;
+        let (reply, infos) = match reply {
+            Ok(r) => r,
+            Err(f) => {
+                *slot = None;
+                return Err(failure(py, &self.cfg.name, f));
+            }
+        };
+        drop(slot);
+        // The referee's check: the move must be legal here.
+        let mut after = position.inner.clone_box();
+        if let Err(e) = after.play(&reply.mv) {
+            let shown: String = reply.mv.chars().take(40).collect();
+            let detail = match (&reply.error, shown.as_str()) {
+                (Some(why), "0000") => {
+                    format!("answered bestmove 0000 in {}: {why}", position.inner.fen())
+                }
+                (_, "") => "sent bestmove without a move".to_string(),
+                _ => format!("played '{shown}' in {}: {e}", position.inner.fen()),
+            };
+            return Err(engine_error(
+                py,
+                &self.cfg.name,
+                Termination::Illegal,
+                &detail,
+            ));
+        }
+        let best = after.history().last().cloned();
+        let line = |multipv: usize, i: &Info| Line {
+            multipv,
+            score: i
+                .score
+                .as_deref()
+                .and_then(|s| Score::parse(s, false, None)),
+            depth: i.depth,
+            seldepth: None,
+            nodes: i.nodes,
+            time: i.time_ms.map(|t| t as f64 / 1000.0),
+            tbhits: i.tbhits,
+            pv: i.pv.clone(),
+        };
+        let mut lines: Vec<Line> = infos.iter().map(|(k, i)| line(*k, i)).collect();
+        if lines.is_empty() {
+            lines.push(Line {
+                multipv: 1,
+                score: reply
+                    .score
+                    .as_deref()
+                    .and_then(|s| Score::parse(s, false, None)),
+                depth: reply.depth,
+                seldepth: None,
+                nodes: None,
+                time: Some(reply.elapsed.as_secs_f64()),
+                tbhits: None,
+                pv: best.iter().cloned().collect(),
+            });
+        }
+        let expected = match (&best, &reply.ponder) {
+            (Some(b), Some(p)) => expected_reply(&*position.inner, b, p),
+            _ => None,
+        };
+        if ponder
+            && !interrupted
+            && let (Some(b), Some(p)) = (&best, &expected)
+        {
+            let mut line = history.clone();
+            line.push(b.clone());
+            line.push(p.clone());
+            let ponder_cmd = position_command(&base, &line, &self.cfg.movesep);
+            self.with_process(py, |proc| proc.start_pondering(&ponder_cmd, &go_cmd))?;
+            self.pondering = Some(Pondering {
+                position: ponder_cmd,
+                variant,
+            });
+        }
+        Ok(Analysis {
+            best_move: best,
+            lines,
+            stopped: interrupted,
+            elapsed: started.elapsed().as_secs_f64(),
+            ponder: expected,
+        })
     }
 }
 
@@ -190,6 +418,7 @@ impl UgiEngine {
             cfg,
             setup,
             multipv: 1,
+            pondering: None,
         })
     }
 
@@ -219,6 +448,7 @@ impl UgiEngine {
                 all.push((k.extract::<String>()?, option_text(&v)?));
             }
         }
+        self.stop_pondering(py)?;
         let setup = self.setup;
         self.with_process(py, |p| {
             for (k, v) in &all {
@@ -237,6 +467,7 @@ impl UgiEngine {
 
     /// Forgets the game so far (`uginewgame`, `isready`).
     fn new_game(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.stop_pondering(py)?;
         let setup = self.setup;
         self.with_process(py, |p| p.new_game(setup))
     }
@@ -255,133 +486,7 @@ impl UgiEngine {
         nodes: Option<i64>,
         multipv: Option<i64>,
     ) -> PyResult<Analysis> {
-        let depth = crate::whole_opt("depth", depth, 1, u32::MAX as i64)?;
-        let nodes = crate::whole_opt("nodes", nodes, 1, i64::MAX)?;
-        let multipv = crate::whole_opt("multipv", multipv, 1, 256)?.map(|m| m as usize);
-        if movetime.is_none() && depth.is_none() && nodes.is_none() {
-            return Err(OptionError::new_err(
-                "an external engine needs a limit: movetime, depth or nodes",
-            ));
-        }
-        let mut go = EngineConfig {
-            proto: self.cfg.proto,
-            ..EngineConfig::default()
-        };
-        if let Some(t) = movetime {
-            go.set("st", &t.to_string())
-                .map_err(|e| OptionError::new_err(format!("movetime: {e}")))?;
-        }
-        if let Some(d) = depth {
-            go.set("depth", &d.to_string())
-                .map_err(|e| OptionError::new_err(e.to_string()))?;
-        }
-        if let Some(n) = nodes {
-            go.set("nodes", &n.to_string())
-                .map_err(|e| OptionError::new_err(e.to_string()))?;
-        }
-        if position.inner.outcome().is_some() {
-            return Ok(Analysis {
-                best_move: None,
-                lines: Vec::new(),
-                stopped: false,
-                elapsed: 0.0,
-            });
-        }
-        self.set_variant(py, position.inner.variant())?;
-        let multipv = multipv.unwrap_or(1).max(1);
-        if multipv != self.multipv && self.offers("MultiPV") {
-            self.with_process(py, |p| p.set_option("MultiPV", &multipv.to_string()))?;
-            self.multipv = multipv;
-        }
-        let base = if position.inner.starts_at_start() {
-            "position startpos".to_string()
-        } else {
-            format!("position fen {}", position.inner.start_fen())
-        };
-        let position_cmd = position_command(&base, &position.inner.history(), &self.cfg.movesep);
-        let go_cmd = go_command(&go, &[None, None], &[Duration::ZERO; 2]);
-        // The arena's bound on a move: the hang time-out, and for a fixed
-        // time the time plus the margin.
-        let mut limit = self.cfg.timeout;
-        if let Some(st) = go.st {
-            limit = limit.min(st + self.cfg.margin);
-        }
-        let started = Instant::now();
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut slot = self.process.lock();
-        let Some(process) = slot.as_mut() else {
-            return Err(self.gone(py));
-        };
-        let flag = stop.clone();
-        let (reply, interrupted) = crate::interrupt::run(py, &stop, move || {
-            let mut infos: BTreeMap<usize, Info> = BTreeMap::new();
-            let reply = process.go_watched(&position_cmd, &go_cmd, limit, Some(&flag), &mut |i| {
-                if i.score.is_some() || !i.pv.is_empty() {
-                    infos.insert(i.multipv.unwrap_or(1), i.clone());
-                }
-            });
-            reply.map(|r| (r, infos))
-        })?;
-        let (reply, infos) = match reply {
-            Ok(r) => r,
-            Err(f) => {
-                *slot = None;
-                return Err(failure(py, &self.cfg.name, f));
-            }
-        };
-        drop(slot);
-        // The referee's check: the move must be legal here.
-        let mut after = position.inner.clone_box();
-        if let Err(e) = after.play(&reply.mv) {
-            let shown: String = reply.mv.chars().take(40).collect();
-            let detail = if shown.is_empty() {
-                "sent bestmove without a move".to_string()
-            } else {
-                format!("played '{shown}' in {}: {e}", position.inner.fen())
-            };
-            return Err(engine_error(
-                py,
-                &self.cfg.name,
-                Termination::Illegal,
-                &detail,
-            ));
-        }
-        let best = after.history().last().cloned();
-        let line = |multipv: usize, i: &Info| Line {
-            multipv,
-            score: i
-                .score
-                .as_deref()
-                .and_then(|s| Score::parse(s, false, None)),
-            depth: i.depth,
-            seldepth: None,
-            nodes: i.nodes,
-            time: i.time_ms.map(|t| t as f64 / 1000.0),
-            tbhits: i.tbhits,
-            pv: i.pv.clone(),
-        };
-        let mut lines: Vec<Line> = infos.iter().map(|(k, i)| line(*k, i)).collect();
-        if lines.is_empty() {
-            lines.push(Line {
-                multipv: 1,
-                score: reply
-                    .score
-                    .as_deref()
-                    .and_then(|s| Score::parse(s, false, None)),
-                depth: reply.depth,
-                seldepth: None,
-                nodes: None,
-                time: Some(reply.elapsed.as_secs_f64()),
-                tbhits: None,
-                pv: best.iter().cloned().collect(),
-            });
-        }
-        Ok(Analysis {
-            best_move: best,
-            lines,
-            stopped: interrupted,
-            elapsed: started.elapsed().as_secs_f64(),
-        })
+        self.search(py, position, movetime, depth, nodes, multipv, false)
     }
 
     /// The engine's move in `position` (its `analyse`), checked by the
@@ -396,12 +501,17 @@ impl UgiEngine {
         nodes: Option<i64>,
     ) -> PyResult<Option<String>> {
         Ok(self
-            .analyse(py, position, movetime, depth, nodes, Some(1))?
+            .search(py, position, movetime, depth, nodes, Some(1), false)?
             .best_move)
     }
 
-    /// `analyse` for the move to play: the same `Analysis`.
-    #[pyo3(signature = (position, *, movetime = None, depth = None, nodes = None))]
+    /// `analyse` for the move to play: the same `Analysis`. With `ponder`,
+    /// the engine then thinks on the opponent's time (`go ponder` after
+    /// the reply it expects, `Analysis.ponder`), as python-chess's engines
+    /// do: the next `play` or `analyse` of the position after that reply
+    /// sends `ponderhit` (its limits are those of the call that started
+    /// the pondering), any other call `stop`s it first.
+    #[pyo3(signature = (position, *, movetime = None, depth = None, nodes = None, ponder = false))]
     fn play(
         &mut self,
         py: Python<'_>,
@@ -409,13 +519,16 @@ impl UgiEngine {
         movetime: Option<f64>,
         depth: Option<i64>,
         nodes: Option<i64>,
+        ponder: bool,
     ) -> PyResult<Analysis> {
-        self.analyse(py, position, movetime, depth, nodes, Some(1))
+        self.search(py, position, movetime, depth, nodes, Some(1), ponder)
     }
 
     /// Sends `quit` and makes sure the engine has left (killing it if
     /// not). Also done when the object is collected.
-    fn quit(&self, py: Python<'_>) {
+    fn quit(&mut self, py: Python<'_>) {
+        // A pondering engine is told to stop first, as a GUI does.
+        let _ = self.stop_pondering(py);
         if let Some(p) = self.process.lock().take() {
             py.detach(|| p.quit());
         }
@@ -432,7 +545,7 @@ impl UgiEngine {
     }
 
     fn __exit__(
-        &self,
+        &mut self,
         py: Python<'_>,
         _t: &Bound<'_, PyAny>,
         _v: &Bound<'_, PyAny>,

@@ -4,7 +4,8 @@
 
 MODE says how it fails once asked to search (`go`): `crash` exits, `hang`
 never answers, `illegal` answers an illegal move, `mute` never answers the
-handshake, `good` answers the first legal-looking move `A`.
+handshake, `nomove` answers as kete does when it holds no position (an error
+and `bestmove 0000`), `good` answers the first legal-looking move `A`.
 """
 
 import sys
@@ -35,6 +36,10 @@ for line in sys.stdin:
             sys.exit(3)
         if mode == "hang":
             time.sleep(60)
+        if mode == "nomove":
+            say("info string error: go: no position to search: the last position command was refused")
+            say("bestmove 0000")
+            continue
         say("info depth 1 score cp 12 nodes 5 time 1 pv A")
         say("bestmove " + ("Z9" if mode == "illegal" else "A"))
     elif cmd[0] == "quit":

@@ -206,3 +206,20 @@ def test_ctrl_c_stops_a_solve_and_perft(ctrl_c):
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         kete.Position("oware").perft(30)
+
+
+def test_levels_and_elo_make_kete_weaker_on_purpose():
+    e = kete.Engine(level="beginner", egtb_dir=None)
+    assert e.options["Level"] == "beginner" and e.options["UCI_LimitStrength"] == "false"
+    # Above the lowest level a move that wins at once is always played:
+    # F captures two and makes 25.
+    p = kete.Position.from_fen("oware", "0-0-0-0-1-1-1-0-0-0-0-4-23-18-S")
+    assert e.play(p, movetime=0.05).best_move == "F"
+    # A level weighs every move; its answer is the move it chose.
+    a = e.analyse(kete.Position("kalah"), movetime=0.05)
+    assert a.best_move in kete.Position("kalah").moves() and len(a.lines) == 1
+    e.configure(elo=600)
+    assert e.options["UCI_LimitStrength"] == "true" and e.options["UCI_Elo"] == "600"
+    assert e.play(kete.Position("bao-kiswahili"), movetime=0.05).best_move
+    with pytest.raises(kete.OptionError, match="Level must be one of"):
+        e.configure(level="grandmaster")

@@ -106,3 +106,38 @@ def test_a_uci_engine_is_told_no_variant():
     a = e.analyse(kete.Position("kalah"), depth=1, multipv=2)
     assert a.best_move == "A" and a.score.cp == 12
     e.quit()
+
+
+def test_pondering_as_python_chess_does_it(kete_bin):
+    # With ponder=True the engine thinks on the opponent's time after the
+    # reply it expects; the next call on that position gets its ponderhit,
+    # any other position stops it first.
+    with kete.UgiEngine.popen(
+        [kete_bin, "--variant", "oware", "-o", "Ponder=true"], variant="oware",
+        options={"EgtbDir": "<empty>"},
+    ) as e:
+        p = kete.Position("oware")
+        a = e.play(p, movetime=0.2, ponder=True)
+        assert a.best_move in p.moves()
+        assert a.ponder in p.play(a.best_move).moves()
+        hit = p.play(a.best_move).play(a.ponder)
+        t = time.perf_counter()
+        b = e.play(hit, movetime=0.2, ponder=True)
+        assert b.best_move in hit.moves()
+        assert time.perf_counter() - t < 1.0
+        # A miss: another reply than the one pondered on.
+        after = hit.play(b.best_move)
+        other = next(m for m in after.moves() if m != b.ponder)
+        miss = after.play(other)
+        c = e.play(miss, movetime=0.2)
+        assert c.best_move in miss.moves()
+        # And the in-process engine names its expected reply too.
+        d = kete.Engine(egtb_dir=None).analyse(p, depth=6)
+        assert d.ponder == d.pv[1]
+
+
+def test_an_engine_that_holds_no_position_answers_bestmove_0000():
+    e = fake("nomove")
+    with pytest.raises(kete.EngineError, match="answered bestmove 0000 in .*: go: no position") as info:
+        e.analyse(kete.Position("kalah"), depth=1)
+    assert info.value.termination == "illegal"

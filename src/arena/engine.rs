@@ -651,9 +651,21 @@ impl EngineProcess {
     /// The opponent played the expected move: `ponderhit`, and the engine's
     /// `bestmove` within `limit`, timed from now.
     pub fn ponderhit(&mut self, limit: Duration) -> Result<Reply, Failure> {
+        self.ponderhit_watched(limit, None, &mut |_| {})
+    }
+
+    /// [`EngineProcess::ponderhit`], showing each `info` line (those of the
+    /// pondering first) to `on_info` and sending `stop` once `stop` is set,
+    /// as [`EngineProcess::go_watched`] does.
+    pub fn ponderhit_watched(
+        &mut self,
+        limit: Duration,
+        stop: Option<&AtomicBool>,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Result<Reply, Failure> {
         let start = Instant::now();
         self.send("ponderhit", Termination::Crash)?;
-        self.await_bestmove(start, limit, None, &mut |_| {})
+        self.await_bestmove(start, limit, stop, on_info)
     }
 
     /// The opponent played another move (or the game ended): `stop`, and

@@ -361,6 +361,7 @@ fn play_game<G: Game>(
             depth: reply.depth,
             side: Some(side.letter()),
             limit_ms: allowed.map(|d| d.as_micros() as f64 / 1000.0),
+            ponderhit: hit,
         });
         // The move settles the other engine's pondering: a hit waits for
         // its turn, a miss is stopped now.

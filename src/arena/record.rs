@@ -84,6 +84,10 @@ pub struct MoveLine {
     /// counted). Absent when only depth or nodes bounded it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_ms: Option<f64>,
+    /// The engine pondered on this move and the opponent played the reply
+    /// it expected: the move came after `ponderhit` (`ms` counts from it).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ponderhit: bool,
 }
 
 /// Where a game started.
@@ -287,6 +291,7 @@ mod tests {
                 depth: Some(2),
                 side: Some('S'),
                 limit_ms: Some(1000.0),
+                ponderhit: false,
             }],
             result: "p1win".into(),
             termination: Termination::Rules,

@@ -507,6 +507,7 @@ mod tests {
             depth: None,
             side,
             limit_ms,
+            ponderhit: false,
         }
     }
 

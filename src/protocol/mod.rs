@@ -41,11 +41,12 @@ kete speaks UGI (and UCI). Commands:
   uginewgame | ucinewgame   forget the previous game (clears the hash table)
   position startpos|fen <token> [moves m1 m2 ...]
   go [p1time T p2time T p1inc I p2inc I | wtime btime winc binc] [movestogo N]
-     [movetime MS] [depth D] [nodes N] [infinite]    search; ends with bestmove
+     [movetime MS] [depth D] [nodes N] [infinite] [ponder]   search; ends with bestmove
   go perft D                per-move counts and 'Nodes searched: N'
   go solve                  the exact value (games decided by counting), proven;
                             Bao: a proven forced win or loss (score mate N)
   stop                      end the search now; bestmove follows
+  ponderhit                 the pondered reply came: the go's clock starts now
   query gameover|p1turn|result|moves|fen|reason   answered with 'response ...'
   query option N | options  the current value of an option, of every option
   d                         draw the board, its Fen, side to move, legal moves
