@@ -29,11 +29,15 @@ fn auale_client_plays_whole_games_with_kete_by_auales_rules() {
     let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/auale/driver.py");
     let egtb = std::env::temp_dir().join(format!("kete-test-auale-egtb-{}", std::process::id()));
     let kete = env!("CARGO_BIN_EXE_kete");
-    // The engine preference a user writes, then the same with Ponder on, so
-    // that Aualé's ponder cache fills and `go ponder` gets a predicted move.
+    // The engine preference a user writes, then the one the guide gives:
+    // Ponder on, so that Aualé's ponder cache fills and `go ponder` gets a
+    // predicted move, and lines written together as Aualé reads them.
     let runs = [
         ("", "both:easy,north:medium,both:hard:8"),
-        (" -o Ponder=true", "both:hard:8,south:hard:8"),
+        (
+            " -o Ponder=true -o JoinMoves=true",
+            "both:hard:8,south:hard:8",
+        ),
     ];
     let mut failures = Vec::new();
     for (extra, games) in runs {
@@ -49,7 +53,15 @@ fn auale_client_plays_whole_games_with_kete_by_auales_rules() {
         let err = String::from_utf8_lossy(&out.stderr);
         eprintln!("{text}{err}");
         let played = text.lines().filter(|l| l.contains(" moves in ")).count();
-        if !out.status.success() || played != games.split(',').count() {
+        // With JoinMoves Aualé reads every line of moves whole.
+        let whole = !extra.contains("JoinMoves")
+            || text.lines().any(|l| {
+                l.split_once("read the whole pv of ")
+                    .and_then(|(_, r)| r.split_once(" info lines"))
+                    .and_then(|(counts, _)| counts.split_once(" of "))
+                    .is_some_and(|(a, b)| a == b && a != "0")
+            });
+        if !out.status.success() || played != games.split(',').count() || !whole {
             failures.push(format!("'{command}' with {games}:\n{text}{err}"));
         }
     }
