@@ -500,6 +500,24 @@ fn the_cutegames_settings_files_are_what_kete_takes() {
             assert_eq!(e["path"], "target/release/kete", "{name}");
         }
     }
+    // The game set only on the engines' command lines: no Variant among
+    // the options, and kete started with the parameters cutegames passes
+    // offers Oware as its default.
+    let v: serde_json::Value =
+        serde_json::from_str(&read(Path::new("docs/cutegames/oware-args.json"))).unwrap();
+    assert!(v["options"].get("Variant").is_none());
+    for e in v["engines"].as_array().unwrap() {
+        let params = e["parameters"].as_str().unwrap();
+        let mut kete = Command::new(env!("CARGO_BIN_EXE_kete"));
+        kete.args(params.split(' '));
+        let (out, _, ok) = common::run_with_input(kete, "ugi\n");
+        assert!(ok, "{params}");
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with("option name Variant type combo default oware ")),
+            "{out}"
+        );
+    }
 }
 
 /// Every test the rules reference names exists.
