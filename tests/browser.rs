@@ -1578,7 +1578,7 @@ fn oware_repetition_line() -> (String, Vec<String>) {
         None
     }
     let moves = (1..=30)
-        .find_map(|depth| walk(&GameRecord::new(start.clone()), depth))
+        .find_map(|depth| walk(&GameRecord::new(start), depth))
         .expect("a repetition within 30 plies");
     (token.to_string(), moves)
 }

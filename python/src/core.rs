@@ -293,26 +293,16 @@ pub fn search_record<G: Game>(
     let mut keep = |r: &Report<G::Move>| {
         reports.insert(r.multipv, r.clone());
     };
-    let result = match player {
-        Player::Full => search::search(
-            &root,
-            &history,
-            &job.limits,
-            &settings,
-            &core.shared,
-            &mut keep,
-        ),
-        weaker => level::play(
-            &root,
-            &history,
-            &job.limits,
-            &settings,
-            &core.shared,
-            weaker,
-            None,
-            &mut keep,
-        ),
-    };
+    let result = level::play(
+        &root,
+        &history,
+        &job.limits,
+        &settings,
+        &core.shared,
+        player,
+        None,
+        &mut keep,
+    );
     if player != Player::Full {
         // A level's lines are every move it weighed; the answer is the
         // one it chose.

@@ -294,21 +294,16 @@ impl<G: Game> Session for GameSession<G> {
                     out.line(&format!("info string proven score {}", score_text(r.score)));
                 }
             };
-            let result = match player {
-                Player::Full => {
-                    search::search(&root, &history, &limits, &settings, &shared, &mut report)
-                }
-                weaker => level::play(
-                    &root,
-                    &history,
-                    &limits,
-                    &settings,
-                    &shared,
-                    weaker,
-                    None,
-                    &mut report,
-                ),
-            };
+            let result = level::play(
+                &root,
+                &history,
+                &limits,
+                &settings,
+                &shared,
+                player,
+                None,
+                &mut report,
+            );
             match result.best {
                 None => out.line("bestmove 0000"),
                 Some(mv) => {

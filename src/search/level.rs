@@ -259,10 +259,9 @@ pub fn greedy_move<G: Game>(root: &G, moves: &[G::Move], rng: &mut StdRng) -> G:
     best[rng.random_range(0..best.len())]
 }
 
-/// Plays the move of `player` (not [`Player::Full`], which is the plain
-/// [`super::search`]) in `root`, within `limits`: the reference players'
-/// rule, or a level's shallow search of every move and its weighted
-/// choice. The answer is held until the time full strength would have
+/// Plays the move of `player` in `root`, within `limits`: at full
+/// strength the plain [`super::search`]; else the reference players' rule,
+/// or a level's shallow search of every move and its weighted choice. The answer is held until the time full strength would have
 /// planned to spend (the soft limit) has passed, or `stop` came; a
 /// pondering search first waits for `ponderhit` or `stop`. `seed` makes
 /// the choice repeatable (`None`: a fresh random one).
@@ -288,7 +287,10 @@ pub fn play<G: Game>(
         Player::Level(i) => Some((LEVELS[i], level_play::<G>(i))),
         _ => None,
     };
-    let result = if moves.is_empty() || player == Player::Full {
+    if player == Player::Full {
+        return super::search(root, history, limits, settings, shared, report);
+    }
+    let result = if moves.is_empty() {
         super::search(root, history, limits, settings, shared, report)
     } else if let Some(&win) = winning_moves(root, &moves)
         .first()
@@ -380,20 +382,11 @@ fn take_time<G: Game>(
 ) {
     super::wait_for_the_word(limits, shared);
     let stop = || shared.stop.load(std::sync::atomic::Ordering::Relaxed);
-    if limits.infinite || stop() {
+    let side = root.side_to_move();
+    let Some(until) = super::soft_deadline(limits, shared, side, settings.move_overhead, start)
+    else {
         return;
-    }
-    let from = if limits.ponder {
-        match shared.ponderhit_at() {
-            Some(hit) => hit,
-            None => return,
-        }
-    } else {
-        start
     };
-    let (soft, _) = limits.budget(root.side_to_move(), settings.move_overhead, from);
-    let Some(soft) = soft else { return };
-    let until = from + soft;
     while !stop() && Instant::now() < until {
         std::thread::sleep((until - Instant::now()).min(Duration::from_millis(2)));
     }

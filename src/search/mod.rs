@@ -880,7 +880,7 @@ pub fn search<G: Game>(
                 w.check_limits();
             });
         }
-        let result = main_search(root, &moves, &ctx, soft, max_depth, report);
+        let result = main_search(root, &moves, &ctx, max_depth, report);
         done.store(true, Ordering::Relaxed);
         result
     })
@@ -943,7 +943,6 @@ fn main_search<G: Game>(
     root: &G,
     moves: &[G::Move],
     ctx: &Context<'_, G>,
-    soft: Option<Duration>,
     max_depth: u32,
     report: &mut dyn FnMut(&Report<G::Move>),
 ) -> SearchResult<G::Move> {
@@ -1054,7 +1053,7 @@ fn main_search<G: Game>(
             if root_proven || depth == max_depth && limits.depth.is_some() {
                 break;
             }
-            if soft_reached(limits, shared, settings, root.side_to_move(), start, soft) {
+            if soft_reached(limits, shared, settings, root.side_to_move(), start) {
                 break;
             }
         }
@@ -1084,25 +1083,38 @@ fn main_search<G: Game>(
     }
 }
 
-/// Whether the soft limit has passed (no new iteration is started): from
-/// the start of the search, or for a pondering search from `ponderhit`
-/// (never before it).
+/// When the soft limit of a search started at `start` passes (no new
+/// iteration after it): counted from `start`, or for a pondering search
+/// from `ponderhit` (`None` before it, and where nothing limits the time).
+pub(crate) fn soft_deadline(
+    limits: &Limits,
+    shared: &Shared,
+    side: Side,
+    overhead: Duration,
+    start: Instant,
+) -> Option<Instant> {
+    if limits.infinite {
+        return None;
+    }
+    let from = if limits.ponder {
+        shared.ponderhit_at()?
+    } else {
+        start
+    };
+    let (soft, _) = limits.budget(side, overhead, from);
+    soft.map(|s| from + s)
+}
+
+/// Whether the soft limit has passed ([`soft_deadline`]).
 fn soft_reached<G: Game>(
     limits: &Limits,
     shared: &Shared,
     settings: &Settings<G>,
     side: Side,
     start: Instant,
-    soft: Option<Duration>,
 ) -> bool {
-    if !limits.ponder {
-        return soft.is_some_and(|s| start.elapsed() >= s);
-    }
-    let Some(hit) = shared.ponderhit_at() else {
-        return false;
-    };
-    let (soft, _) = limits.budget(side, settings.move_overhead, hit);
-    soft.is_some_and(|s| hit.elapsed() >= s)
+    soft_deadline(limits, shared, side, settings.move_overhead, start)
+        .is_some_and(|d| Instant::now() >= d)
 }
 
 /// The opponent's expected reply to `best`, for `bestmove … ponder`: the

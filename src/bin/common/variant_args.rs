@@ -140,6 +140,23 @@ impl FromArgMatches for VariantArgs {
     }
 }
 
+/// The option `variant` sets with `flag`; for a variant without it, the
+/// option's usual name, by which the variant then refuses it.
+fn option_of(variant: &Variant, flag: &'static str) -> &'static str {
+    variant
+        .options()
+        .iter()
+        .find(|o| o.flag == Some(flag))
+        .map(|o| o.name)
+        .or_else(|| {
+            option_flags()
+                .into_iter()
+                .find(|f| f.flag == flag)
+                .map(|f| f.option)
+        })
+        .unwrap_or(flag)
+}
+
 impl VariantArgs {
     /// What the command line sets, as `setoption` name and value pairs in
     /// order: the variant (if named), the option flags by their option's
@@ -154,19 +171,7 @@ impl VariantArgs {
         let v = Variant::by_name(&self.variant)?;
         let mut out = vec![("Variant".to_string(), v.name().to_string())];
         for (flag, value) in &self.flags {
-            let name = v
-                .options()
-                .iter()
-                .find(|o| o.flag == Some(*flag))
-                .map(|o| o.name)
-                .or_else(|| {
-                    option_flags()
-                        .into_iter()
-                        .find(|f| f.flag == *flag)
-                        .map(|f| f.option)
-                })
-                .unwrap_or(flag);
-            out.push((name.to_string(), value.clone()));
+            out.push((option_of(&v, flag).to_string(), value.clone()));
         }
         for option in &self.options {
             let (name, value) = option
@@ -181,21 +186,7 @@ impl VariantArgs {
     pub fn variant(&self) -> Result<Variant, String> {
         let mut v = Variant::by_name(&self.variant)?;
         for (flag, value) in &self.flags {
-            // The option this variant sets with the flag; a variant without
-            // it refuses the option by its usual name.
-            let name = v
-                .options()
-                .iter()
-                .find(|o| o.flag == Some(*flag))
-                .map(|o| o.name)
-                .or_else(|| {
-                    option_flags()
-                        .into_iter()
-                        .find(|f| f.flag == *flag)
-                        .map(|f| f.option)
-                })
-                .unwrap_or(flag);
-            v.set_option(name, value)?;
+            v.set_option(option_of(&v, flag), value)?;
         }
         for option in &self.options {
             let (name, value) = option

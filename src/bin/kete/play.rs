@@ -216,11 +216,9 @@ impl<'a, G: Game> Session<'a, G> {
         }
     }
 
-    /// kete's move in the position under way, at its level.
-    fn think_at_level(&self) -> search::SearchResult<G::Move> {
-        if self.player == Player::Full {
-            return self.think();
-        }
+    /// The engine's move in the position under way as `player` plays it
+    /// (kete's moves at its level, hints at full strength).
+    fn think(&self, player: Player) -> search::SearchResult<G::Move> {
         let record = &self.record;
         let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
         self.shared
@@ -232,25 +230,8 @@ impl<'a, G: Game> Session<'a, G> {
             &self.limits,
             &Settings::default(),
             &self.shared,
-            self.player,
+            player,
             None,
-            &mut |_| {},
-        )
-    }
-
-    /// The engine's full-strength search from the position under way.
-    fn think(&self) -> search::SearchResult<G::Move> {
-        let record = &self.record;
-        let history: Vec<u64> = record.positions().iter().map(|p| p.hash()).collect();
-        self.shared
-            .stop
-            .store(false, std::sync::atomic::Ordering::Relaxed);
-        search::search(
-            record.position(),
-            &history,
-            &self.limits,
-            &Settings::default(),
-            &self.shared,
             &mut |_| {},
         )
     }
@@ -287,7 +268,7 @@ impl<'a, G: Game> Session<'a, G> {
 
     /// The engine's turn: it searches, says its move and plays it.
     fn engine_moves(&mut self) -> anyhow::Result<()> {
-        let r = self.think_at_level();
+        let r = self.think(self.player);
         let Some(mv) = r.best else {
             anyhow::bail!("the engine found no move in a game that is not over");
         };
@@ -401,7 +382,7 @@ impl<'a, G: Game> Session<'a, G> {
             writeln!(self.out, "The game is over.")?;
             return Ok(());
         }
-        let r = self.think();
+        let r = self.think(Player::Full);
         if let Some(mv) = r.best {
             writeln!(
                 self.out,

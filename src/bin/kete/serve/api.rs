@@ -731,21 +731,16 @@ impl BoardVisitor for Search {
             let _ = tx.send(("info".into(), info.to_string()));
             lines.insert(r.multipv, info);
         };
-        let result = match player {
-            Player::Full => {
-                search::search(&root, &history, &limits, &settings, &shared, &mut report)
-            }
-            weaker => level::play(
-                &root,
-                &history,
-                &limits,
-                &settings,
-                &shared,
-                weaker,
-                None,
-                &mut report,
-            ),
-        };
+        let result = level::play(
+            &root,
+            &history,
+            &limits,
+            &settings,
+            &shared,
+            player,
+            None,
+            &mut report,
+        );
         if player != Player::Full {
             // A level's lines are every move it weighed, not advice.
             lines.clear();
