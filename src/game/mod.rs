@@ -393,11 +393,12 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     ];
 
     /// The Elo of each playing level ([`crate::search::level::LEVELS`]) in
-    /// this game at its default rules, weakest first, on the scale whose
-    /// anchor is the greedy reference player at 1000: measured by the
-    /// tournaments of `tournaments/<variant>-levels/`. `UCI_Elo` picks a
-    /// level by it. Empty where nothing was measured (a level then stands
-    /// for 1000 + 200 × its place).
+    /// this game at its default rules, weakest first (the last, full
+    /// strength, at 300 ms a move), on the scale whose anchor is the greedy
+    /// reference player at 1000: measured by the tournaments of
+    /// `tournaments/levels/<variant>/` (`tests/levels.rs` checks it). `UCI_Elo`
+    /// picks a level by it. Empty where nothing was measured (a level then
+    /// stands for 1000 + 200 × its place).
     const LEVEL_ELO: &'static [i32] = &[];
 
     /// The opening book compiled in for `rules` (the text
