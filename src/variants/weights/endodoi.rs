@@ -1,5 +1,5 @@
 //! Evaluation weights, (opening, endgame) per feature, fitted by
-//! `kete tune fit --variant endodoi --data endodoi-classic-3000.txt --scale 233 --zero --iterations 3000 --rate 2 --threads 1 --out /work/tune/endodoi-w.rs`
+//! `kete tune fit --variant endodoi --data endodoi-classic-3000.txt --scale 233 --zero --iterations 3000 --rate 2 --threads 1 --out endodoi-w.rs`
 //! to 68629 positions: logistic scale 233.0, mean squared error 0.233159 -> 0.054230.
 //! Written by `kete tune fit`; rerun it rather than editing by hand.
 #[rustfmt::skip]

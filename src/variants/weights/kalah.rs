@@ -1,5 +1,5 @@
 //! Evaluation weights, (opening, endgame) per feature, fitted by
-//! `kete tune fit --variant kalah --data kalah-default-1500.txt --scale 400 --zero --iterations 3000 --rate 2 --threads 2 --out /work/tune/kalah-w2.rs`
+//! `kete tune fit --variant kalah --data kalah-default-1500.txt --scale 400 --zero --iterations 3000 --rate 2 --threads 2 --out kalah-w2.rs`
 //! to 50292 positions: logistic scale 400.0, mean squared error 0.230076 -> 0.112158.
 //! Written by `kete tune fit`; rerun it rather than editing by hand.
 #[rustfmt::skip]

@@ -1,5 +1,5 @@
 //! Evaluation weights, (opening, endgame) per feature, fitted by
-//! `kete tune fit --variant oware --rules abapa --data oware-abapa-classic-2400.txt --scale 425 --zero --iterations 3000 --rate 2 --threads 2 --out /work/tune/wzero.rs`
+//! `kete tune fit --variant oware --rules abapa --data oware-abapa-classic-2400.txt --scale 425 --zero --iterations 3000 --rate 2 --threads 2 --out wzero.rs`
 //! to 228968 positions: logistic scale 425.0, mean squared error 0.228657 -> 0.150570.
 //! Written by `kete tune fit`; rerun it rather than editing by hand.
 #[rustfmt::skip]
