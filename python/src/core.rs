@@ -234,6 +234,7 @@ pub fn search_record<G: Game>(
         };
     }
     let player = Player::from_options::<G>(
+        &root.rules(),
         &job.core.settings.level,
         job.core.settings.limit_strength,
         job.core.settings.elo,

@@ -377,29 +377,22 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         None
     }
 
-    /// How each playing level below full strength plays
+    /// How each playing level below full strength plays under `rules`
     /// ([`crate::search::level::LEVELS`], weakest first): the deepest
     /// nominal depth it searches and the spread of its choice among its
-    /// moves, in centiseeds. A variant tunes them so that each level is
-    /// clearly stronger than the one below it (its [`Game::LEVEL_ELO`]).
-    const LEVEL_PLAY: &'static [(u32, i32)] = &[
-        (1, 400),
-        (1, 150),
-        (2, 100),
-        (3, 60),
-        (4, 40),
-        (6, 25),
-        (8, 10),
-    ];
+    /// moves, in centiseeds. A game tunes them so that each level is clearly
+    /// stronger than the one below it.
+    fn level_play(_rules: &Self::Rules) -> &'static [(u32, i32)] {
+        &DEFAULT_LEVEL_PLAY
+    }
 
-    /// The Elo of each playing level ([`crate::search::level::LEVELS`]) in
-    /// this game at its default rules, weakest first (the last, full
-    /// strength, at 300 ms a move), on the scale whose anchor is the greedy
-    /// reference player at 1000: measured by the tournaments of
-    /// `tournaments/levels/<variant>/` (`tests/levels.rs` checks it). `UCI_Elo`
-    /// picks a level by it. Empty where nothing was measured (a level then
-    /// stands for 1000 + 200 × its place).
-    const LEVEL_ELO: &'static [i32] = &[];
+    /// The Elo of each playing level under `rules`, weakest first (the
+    /// last, full strength, at 300 ms a move), on the scale whose anchor is
+    /// the greedy reference player at 1000, as tournaments measured it;
+    /// `UCI_Elo` picks a level by it. Empty where nothing was measured.
+    fn level_elo(_rules: &Self::Rules) -> &'static [i32] {
+        &[]
+    }
 
     /// The opening book compiled in for `rules` (the text
     /// [`crate::search::book`] reads), or `""` where these rules have none.
@@ -408,6 +401,18 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         ""
     }
 }
+
+/// The playing levels' depths and spreads where a game has not tuned its
+/// own ([`Game::level_play`]).
+pub const DEFAULT_LEVEL_PLAY: [(u32, i32); 7] = [
+    (1, 400),
+    (1, 150),
+    (2, 100),
+    (3, 60),
+    (4, 40),
+    (6, 25),
+    (8, 10),
+];
 
 /// `moves` (played from `pos`) with their texts, in the order people read
 /// them: by pit, `A` before `B` (`A1<` before `A1>` before `A2<` in Bao).

@@ -92,8 +92,6 @@ pub struct Engine {
     /// Whether the position held came from a `position` command (a change
     /// of the game then drops it) rather than the engine's own start.
     position_sent: bool,
-    /// The game (variant and rules) the session was made for.
-    current_game: Variant,
     /// The limits and the side to move of the pondering search under way,
     /// until `ponderhit` (or the next command) ends its pondering.
     pondering: Option<(Limits, crate::game::Side)>,
@@ -214,7 +212,6 @@ impl Engine {
             in_play: None,
             no_position: None,
             position_sent: false,
-            current_game: variant,
             pondering: None,
             refused_rules: Vec::new(),
         }
@@ -547,8 +544,7 @@ impl Engine {
                 "{IN_USE} is not set: it says which database the search uses (EgtbPath names one, EgtbDir <empty> turns them off)"
             )),
             "variant" => Variant::by_name(&value).map(|v| {
-                self.variant = v;
-                misfits = self.apply_variant_settings();
+                misfits = self.apply_variant_settings(v.name());
             }),
             _ if let Some(option) = options::find(&name) => option
                 .set(&mut self.settings, &value)
@@ -719,16 +715,17 @@ impl Engine {
         let key = name.to_ascii_lowercase();
         self.variant_settings.retain(|(k, _)| *k != key);
         self.variant_settings.push((key, value.to_string()));
-        Ok(self.apply_variant_settings())
+        Ok(self.apply_variant_settings(self.variant.name()))
     }
 
-    /// Makes the variant with the kept rule settings the game, and gives
-    /// the errors of settings it cannot take (each leaves the game unknown).
-    fn apply_variant_settings(&mut self) -> Vec<(String, String)> {
+    /// Makes the variant called `name` with the kept rule settings the
+    /// game, and gives the errors of settings it cannot take (each leaves
+    /// the game unknown).
+    fn apply_variant_settings(&mut self, name: &str) -> Vec<(String, String)> {
         let mut errors = Vec::new();
         // Kept settings are checked against the variant anew.
         self.refused_rules.retain(|r| !r.misfit);
-        let mut v = Variant::by_name(self.variant.name()).expect("known variant");
+        let mut v = Variant::by_name(name).expect("known variant");
         for (key, value) in &self.variant_settings {
             let canonical = v
                 .options()
@@ -740,23 +737,21 @@ impl Engine {
             {
                 errors.push((
                     name.to_string(),
-                    format!("{e}; {} cannot be played with it", self.variant.name()),
+                    format!("{e}; {} cannot be played with it", v.name()),
                 ));
                 self.refused_rules.push(Refused {
                     key: key.clone(),
-                    why: format!("{name} = {value} does not fit {}: {e}", self.variant.name()),
+                    why: format!("{name} = {value} does not fit {}: {e}", v.name()),
                     misfit: true,
                 });
             }
         }
-        if v == self.current_game {
+        if v == self.variant {
             // The same game again (a client that sends its options before
             // every game): the position and the table stay.
-            self.variant = v;
             return errors;
         }
         self.variant = v;
-        self.current_game = v;
         self.session = v.visit_solver(NewSession);
         self.shared.tt.clear();
         self.egtb_fit_told = false;

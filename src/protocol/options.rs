@@ -79,8 +79,8 @@ pub const MAX_HASH_MIB: i64 = 16 * 1024;
 pub const MAX_THREADS: i64 = 256;
 pub const MAX_MULTIPV: i64 = 64;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
-/// `UCI_Elo`'s range: from below the weakest level to above full strength
-/// in every variant (the measured tables: docs/PERFORMANCE.md).
+/// `UCI_Elo`'s range: room below the weakest level and above full strength
+/// (the levels' Elo is not measured yet: docs/PERFORMANCE.md).
 pub const MIN_ELO: i64 = 500;
 pub const MAX_ELO: i64 = 3500;
 
@@ -250,7 +250,7 @@ pub const ENGINE_OPTIONS: &[EngineOption] = &[
             max: MAX_ELO,
             default: 1500,
         },
-        help: "with UCI_LimitStrength: the strongest level whose measured Elo in the variant is not above this",
+        help: "with UCI_LimitStrength: the strongest level whose Elo in the variant is not above this",
         set: |s, v| {
             s.elo = number(v);
             Effect::None

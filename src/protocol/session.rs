@@ -59,8 +59,8 @@ pub struct SearchOptions {
 impl SearchOptions {
     /// Who plays in the game `G`: `UCI_Elo`'s level when
     /// `UCI_LimitStrength` is on, else `Level`'s player.
-    pub fn player<G: Game>(&self) -> Player {
-        Player::from_options::<G>(&self.level, self.limit_strength, self.elo)
+    pub fn player<G: Game>(&self, rules: &G::Rules) -> Player {
+        Player::from_options::<G>(rules, &self.level, self.limit_strength, self.elo)
     }
 }
 
@@ -263,7 +263,7 @@ impl<G: Game> Session for GameSession<G> {
         };
         let show_tbhits = settings.tablebase.is_some();
         let ponder = options.ponder;
-        let player = options.player::<G>();
+        let player = options.player::<G>(&self.rules);
         let join_moves = options.join_moves;
         let book = (player == Player::Full
             && options.own_book

@@ -12,8 +12,8 @@
 //!
 //! The reference players are the ends of the scale: the random mover, and
 //! the greedy player, who takes the largest immediate gain
-//! ([`Game::gained`]). What each level is worth in Elo is measured against
-//! them per variant and kept with the variant ([`Game::LEVEL_ELO`]); the
+//! ([`Game::gained`]). What each level is worth in Elo is to be measured
+//! against them per game and kept with the game ([`Game::level_elo`]); the
 //! scale's anchor is the greedy player at 1000.
 
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ pub struct Level {
     pub sees_wins: bool,
 }
 
-/// How a level plays in one game ([`Game::LEVEL_PLAY`]).
+/// How a level plays in one game ([`Game::level_play`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Play {
     /// The deepest nominal depth it searches.
@@ -47,15 +47,15 @@ pub struct Play {
 }
 
 /// How level `i` (below full strength) plays in `G`.
-pub fn level_play<G: Game>(i: usize) -> Play {
-    let table = G::LEVEL_PLAY;
+pub fn level_play<G: Game>(rules: &G::Rules, i: usize) -> Play {
+    let table = G::level_play(rules);
     let (depth, spread) = table[i.min(table.len() - 1)];
     Play { depth, spread }
 }
 
 /// The levels for people, weakest first; the last is full strength (no
 /// limit at all: [`Player::Full`]). How the others play is the variant's
-/// ([`Game::LEVEL_PLAY`]).
+/// ([`Game::level_play`]).
 pub const LEVELS: [Level; 8] = [
     Level {
         name: "first-game",
@@ -141,9 +141,14 @@ impl Player {
     /// Who plays in `G` as the engine's options say: `UCI_Elo`'s level
     /// when `UCI_LimitStrength` is on, else `Level`'s player (full strength
     /// for a name it does not know).
-    pub fn from_options<G: Game>(level: &str, limit_strength: bool, elo: i64) -> Player {
+    pub fn from_options<G: Game>(
+        rules: &G::Rules,
+        level: &str,
+        limit_strength: bool,
+        elo: i64,
+    ) -> Player {
         if limit_strength {
-            Player::by_elo::<G>(elo)
+            Player::by_elo::<G>(rules, elo)
         } else {
             Player::by_name(level).unwrap_or(Player::Full)
         }
@@ -159,13 +164,13 @@ impl Player {
         }
     }
 
-    /// The level whose measured Elo in `G` (its [`Game::LEVEL_ELO`]) is the
+    /// The level whose Elo in `G` under `rules` ([`level_elo`]) is the
     /// highest not above `elo`; the lowest level below them all, full
     /// strength at or above its own.
-    pub fn by_elo<G: Game>(elo: i64) -> Player {
+    pub fn by_elo<G: Game>(rules: &G::Rules, elo: i64) -> Player {
         let mut best = 0;
         for i in 0..LEVELS.len() {
-            if i64::from(level_elo::<G>(i)) <= elo {
+            if i64::from(level_elo::<G>(rules, i)) <= elo {
                 best = i;
             }
         }
@@ -177,13 +182,20 @@ impl Player {
     }
 }
 
-/// The Elo of level `i` in `G` ([`Game::LEVEL_ELO`]; 1000 + 200 × `i`
-/// where it was not measured).
-pub fn level_elo<G: Game>(i: usize) -> i32 {
-    G::LEVEL_ELO
+/// The Elo of level `i` in `G` under `rules` ([`Game::level_elo`]; the
+/// placeholder 1000 + 200 × `i` where it was not measured, see
+/// [`measured`]).
+pub fn level_elo<G: Game>(rules: &G::Rules, i: usize) -> i32 {
+    G::level_elo(rules)
         .get(i)
         .copied()
         .unwrap_or(1000 + 200 * i as i32)
+}
+
+/// Whether the levels' Elo in `G` under `rules` was measured (else
+/// [`level_elo`] is a placeholder, not to be shown as a measurement).
+pub fn measured<G: Game>(rules: &G::Rules) -> bool {
+    !G::level_elo(rules).is_empty()
 }
 
 /// The score a forced win or loss counts as in the choice: a line that
@@ -284,7 +296,7 @@ pub fn play<G: Game>(
     let mut moves = Vec::new();
     root.legal_moves(&mut moves);
     let level = match player {
-        Player::Level(i) => Some((LEVELS[i], level_play::<G>(i))),
+        Player::Level(i) => Some((LEVELS[i], level_play::<G>(&root.rules(), i))),
         _ => None,
     };
     if player == Player::Full {

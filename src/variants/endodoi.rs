@@ -265,6 +265,22 @@ impl Game for EnDodoi {
     // come back; the rules have no repetition rule, but searches must know.
     const CAN_REPEAT: bool = true;
 
+    // The playing levels' depths and spreads, tuned in development matches
+    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
+    // levels"); their calibration tournaments are not checked in yet, so no
+    // Elo is claimed (`level_elo` stays empty).
+    fn level_play(_: &EnDodoiRules) -> &'static [(u32, i32)] {
+        &[
+            (1, 700),
+            (1, 200),
+            (1, 80),
+            (2, 50),
+            (4, 40),
+            (6, 25),
+            (8, 10),
+        ]
+    }
+
     fn start(rules: &EnDodoiRules) -> EnDodoi {
         let mut cells = [0u8; CELLS];
         cells[..2 * rules.pits as usize].fill(rules.seeds);

@@ -134,6 +134,22 @@ impl Game for Kalah {
     // Seeds only move forward and stores never shrink, so no position recurs.
     const CAN_REPEAT: bool = false;
 
+    // The playing levels' depths and spreads, tuned in development matches
+    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
+    // levels"); their calibration tournaments are not checked in yet, so no
+    // Elo is claimed (`level_elo` stays empty).
+    fn level_play(_: &KalahRules) -> &'static [(u32, i32)] {
+        &[
+            (1, 700),
+            (1, 300),
+            (1, 170),
+            (2, 170),
+            (3, 150),
+            (4, 80),
+            (6, 40),
+        ]
+    }
+
     fn start(rules: &KalahRules) -> Kalah {
         let row = (ONES * rules.seeds as u64) & low_bytes(rules.pits as u32);
         Kalah {

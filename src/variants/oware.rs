@@ -432,6 +432,22 @@ impl Game for Oware {
     const CAN_REPEAT: bool = true;
     const LATE_MOVES: (usize, usize) = (2, 4);
 
+    // The playing levels' depths and spreads, tuned in development matches
+    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
+    // levels"); their calibration tournaments are not checked in yet, so no
+    // Elo is claimed (`level_elo` stays empty).
+    fn level_play(_: &OwareRules) -> &'static [(u32, i32)] {
+        &[
+            (1, 300),
+            (1, 80),
+            (2, 80),
+            (4, 55),
+            (6, 30),
+            (8, 15),
+            (14, 1),
+        ]
+    }
+
     fn start(rules: &OwareRules) -> Oware {
         let mut cells = [0u8; 24];
         cells[..2 * rules.houses as usize].fill(rules.seeds);

@@ -190,6 +190,33 @@ impl Game for Bao {
     // In the mtaji stage seeds only go round, so a position can come back.
     const CAN_REPEAT: bool = true;
 
+    // The playing levels' depths and spreads, tuned in development matches
+    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
+    // levels"); their calibration tournaments are not checked in yet, so no
+    // Elo is claimed (`level_elo` stays empty).
+    fn level_play(rules: &BaoRules) -> &'static [(u32, i32)] {
+        match rules.kind {
+            Kind::Kiswahili => &[
+                (1, 700),
+                (2, 700),
+                (2, 150),
+                (3, 80),
+                (4, 30),
+                (7, 12),
+                (10, 5),
+            ],
+            Kind::Kujifunza => &[
+                (1, 400),
+                (1, 60),
+                (2, 60),
+                (3, 60),
+                (4, 40),
+                (5, 30),
+                (7, 20),
+            ],
+        }
+    }
+
     fn start(rules: &BaoRules) -> Bao {
         let mut pits = [[0u8; 16]; 2];
         let (hand, owned) = match rules.kind {

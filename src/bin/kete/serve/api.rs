@@ -173,12 +173,13 @@ struct Levels;
 
 impl VariantVisitor for Levels {
     type Output = Value;
-    fn visit<G: Game>(self, _: G::Rules) -> Value {
+    fn visit<G: Game>(self, rules: G::Rules) -> Value {
         let list: Vec<Value> = level::LEVELS
             .iter()
             .enumerate()
             .map(|(i, l)| {
-                let elo = (i + 1 < level::LEVELS.len()).then(|| level::level_elo::<G>(i));
+                let elo = (i + 1 < level::LEVELS.len() && level::measured::<G>(&rules))
+                    .then(|| level::level_elo::<G>(&rules, i));
                 json!({ "name": l.name, "title": l.title, "elo": elo })
             })
             .collect();

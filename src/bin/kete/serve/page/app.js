@@ -578,8 +578,8 @@ function switchThinking() {
   checkStrength();
 }
 
-// The level menu of the variant on the board: its levels with the Elo
-// measured in that variant.
+// The level menu of the variant on the board: its levels, with the Elo
+// measured in that variant where it was.
 function levelsUI(variant) {
   const v = variantInfo(variant);
   const select = $("level"), keep = select.value || "full";
