@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use super::ArenaError;
-use crate::game::{Game, GameRecord};
+use crate::game::{Game, GameRecord, Side};
+use crate::search::{Settings, Shared, search, time::Limits};
 
 /// Where the openings come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,6 +169,19 @@ pub fn distinct_random<G: Game>(
     seed: u64,
     count: usize,
 ) -> Vec<Opening> {
+    distinct_random_where::<G>(rules, plies, seed, count, &mut |_| true)
+}
+
+/// Like [`distinct_random`], keeping only the openings whose position
+/// `keep` accepts (the rejected ones are still drawn, so the kept list is
+/// the same for a seed whatever `count` is).
+pub fn distinct_random_where<G: Game>(
+    rules: &G::Rules,
+    plies: usize,
+    seed: u64,
+    count: usize,
+    keep: &mut dyn FnMut(&G) -> bool,
+) -> Vec<Opening> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut index = 0;
@@ -181,13 +195,67 @@ pub fn distinct_random<G: Game>(
             record.play_text(m).expect("a random opening is legal");
         }
         if seen.insert(record.position().hash()) {
-            out.push(o);
             misses = 0;
+            if keep(record.position()) {
+                out.push(o);
+            }
         } else {
             misses += 1;
         }
     }
     out
+}
+
+/// What a search of fixed `depth` (one thread, a fresh table, kete's
+/// default evaluation, no databases) thinks of `pos`, in centiseeds for
+/// South; `None` when it proved the outcome. A fixed depth rather than a
+/// time, so the same openings come out on every machine.
+pub fn search_score<G: Game>(pos: &G, depth: u32) -> Option<i32> {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let shared = Shared::new(16);
+    let result = search(
+        pos,
+        &[pos.hash()],
+        &limits,
+        &Settings::default(),
+        &shared,
+        &mut |_| {},
+    );
+    if result.proven {
+        return None;
+    }
+    Some(match pos.side_to_move() {
+        Side::South => result.score,
+        Side::North => -result.score,
+    })
+}
+
+/// `count` distinct random openings whose position a search of `depth`
+/// scores within `within` centiseeds of even, each with that score (for
+/// South): openings on which neither side starts far ahead, so that two
+/// players of different strength each win by playing better, not by
+/// having South.
+pub fn balanced_random<G: Game>(
+    rules: &G::Rules,
+    plies: usize,
+    seed: u64,
+    count: usize,
+    depth: u32,
+    within: i32,
+) -> Vec<(Opening, i32)> {
+    let mut scores = Vec::new();
+    let mut even = |pos: &G| match search_score(pos, depth) {
+        Some(s) if s.abs() <= within => {
+            scores.push(s);
+            true
+        }
+        _ => false,
+    };
+    let openings = distinct_random_where::<G>(rules, plies, seed, count, &mut even);
+    openings.into_iter().zip(scores).collect()
 }
 
 #[cfg(test)]
@@ -235,5 +303,30 @@ mod tests {
         let e = parse_line::<Kalah>(&r, "C C").unwrap_err();
         assert!(e.contains("move 2 'C'"), "{e}");
         assert!(parse_line::<Kalah>(&r, "Q").is_err());
+    }
+
+    #[test]
+    fn balanced_openings_are_those_a_search_scores_even() {
+        let r = KalahRules::default();
+        let even = balanced_random::<Kalah>(&r, 4, 1, 6, 6, 100);
+        assert_eq!(even.len(), 6);
+        // Every kept opening is one of the plain list's, in its order, and a
+        // search of the same depth gives the score printed with it.
+        let all = distinct_random::<Kalah>(&r, 4, 1, 200);
+        let mut at = 0;
+        for (o, score) in &even {
+            assert!(score.abs() <= 100, "{o:?} {score}");
+            let (_, record) = parse_line::<Kalah>(&r, &o.moves.join(" "))
+                .unwrap()
+                .unwrap();
+            assert_eq!(search_score(record.position(), 6), Some(*score));
+            at += all[at..]
+                .iter()
+                .position(|a| a == o)
+                .expect("a plain opening")
+                + 1;
+        }
+        // The filter drops something: the start leaves South well ahead.
+        assert!(at > even.len(), "nothing was dropped in {at} openings");
     }
 }

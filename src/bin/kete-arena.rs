@@ -35,7 +35,8 @@ enum Command {
     /// Print distinct random openings, one move list per line (how the files
     /// in tournaments/openings/ were made).
     #[command(after_help = "Example:\n  \
-kete-arena openings --variant oware --plies 2 --count 20 > oware-2ply.txt")]
+kete-arena openings --variant oware --plies 2 --count 20 > oware-2ply.txt\n  \
+kete-arena openings --variant kalah --plies 4 --count 50 --within 1 --depth 12 > even.txt")]
     Openings {
         #[command(flatten)]
         variant: VariantArgs,
@@ -49,6 +50,15 @@ kete-arena openings --variant oware --plies 2 --count 20 > oware-2ply.txt")]
         /// version).
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Keep only openings that a search of --depth scores within SEEDS
+        /// of even for either side (the score follows each line as a
+        /// comment).
+        #[arg(long, value_name = "SEEDS")]
+        within: Option<f64>,
+        /// The depth of the search that scores the openings for --within (a
+        /// depth, not a time: the same openings on every machine).
+        #[arg(long, default_value_t = 10, requires = "within")]
+        depth: u32,
     },
     /// Join the folders of a sharded tournament (`--shard K/N`) into one
     /// `games.jsonl` and report, as one machine would have written them.
@@ -333,15 +343,30 @@ struct PrintOpenings {
     plies: usize,
     count: usize,
     seed: u64,
+    /// Keep only openings scored within this many centiseeds at `depth`.
+    within: Option<(i32, u32)>,
 }
 
 impl VariantVisitor for PrintOpenings {
     type Output = Vec<String>;
     fn visit<G: Game>(self, rules: G::Rules) -> Vec<String> {
-        arena::openings::distinct_random::<G>(&rules, self.plies, self.seed, self.count)
+        let Some((within, depth)) = self.within else {
+            return arena::openings::distinct_random::<G>(
+                &rules, self.plies, self.seed, self.count,
+            )
             .into_iter()
             .map(|o| o.moves.join(" "))
-            .collect()
+            .collect();
+        };
+        arena::openings::balanced_random::<G>(
+            &rules, self.plies, self.seed, self.count, depth, within,
+        )
+        .into_iter()
+        .map(|(o, score)| {
+            let seeds = score as f64 / 100.0;
+            format!("{} # {seeds:+.2}", o.moves.join(" "))
+        })
+        .collect()
     }
 }
 
@@ -367,22 +392,46 @@ fn real_main() -> Result<()> {
             plies,
             count,
             seed,
+            within,
+            depth,
         }) => {
             let v = variant.variant().map_err(|e| anyhow!(e))?;
-            let lines = v.visit(PrintOpenings { plies, count, seed });
+            let centiseeds = match within {
+                Some(w) if w.is_finite() && w >= 0.0 => Some(((w * 100.0).round() as i32, depth)),
+                Some(w) => bail!("--within takes a number of seeds, 0 or more, not {w}"),
+                None => None,
+            };
+            if depth == 0 {
+                bail!("--depth must be 1 or more");
+            }
+            let lines = v.visit(PrintOpenings {
+                plies,
+                count,
+                seed,
+                within: centiseeds,
+            });
             let opts: Vec<String> = v
                 .option_values()
                 .iter()
                 .map(|(k, x)| format!("{k}={x}"))
                 .collect();
+            let (what, flags) = match within {
+                Some(w) => (
+                    format!(
+                        " scored within {w} seeds of even by a depth-{depth} search (score for South after each)"
+                    ),
+                    format!(" --within {w} --depth {depth}"),
+                ),
+                None => (String::new(), String::new()),
+            };
             println!(
-                "# {} ({}): {} distinct random openings of {plies} plies, seed {seed}",
+                "# {} ({}): {} distinct random openings of {plies} plies, seed {seed}{what}",
                 v.name(),
                 opts.join(", "),
                 lines.len()
             );
             println!(
-                "# made by: kete-arena openings --variant {} --plies {plies} --count {count} --seed {seed}",
+                "# made by: kete-arena openings --variant {} --plies {plies} --count {count} --seed {seed}{flags}",
                 v.name()
             );
             for l in lines {
