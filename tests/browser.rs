@@ -1594,8 +1594,9 @@ fn browser_levels_keep_each_strength_mode_and_every_ending_says_how_it_was_count
     d.open(&s);
     d.players("human", "human");
 
-    // The level menu: eight levels by their titles; no Elo is shown while
-    // the levels' Elo is not measured (`/api/variants` gives none).
+    // The level menu: eight levels by their titles, each below full strength
+    // with the Elo measured in the game at its default rules; full
+    // strength has none (it depends on the time it is given).
     let levels = d.script(
         "return [...document.getElementById('level').options].map(o => [o.value, o.textContent]);",
     );
@@ -1603,13 +1604,31 @@ fn browser_levels_keep_each_strength_mode_and_every_ending_says_how_it_was_count
     assert_eq!(levels.len(), 8, "{levels:?}");
     assert_eq!(levels[0][0], json!("first-game"));
     assert_eq!(levels[7][0], json!("full"));
-    assert_eq!(levels[0][1], json!("First game"));
-    assert_eq!(levels[7][1], json!("Full strength"));
+    let title = |i: usize| levels[i][1].as_str().unwrap().to_string();
+    assert!(title(0).starts_with("First game (Elo "), "{levels:?}");
+    assert!((0..7).all(|i| title(i).contains("(Elo ")), "{levels:?}");
+    assert_eq!(title(7), "Full strength");
+    // Under another rule the Elo was not measured: none is shown.
+    let titles_under = |pits: &str| {
+        d.script(&format!(
+            "const i = document.getElementById('opt-Pits'); i.value = '{pits}'; \
+             i.dispatchEvent(new Event('change')); \
+             return [...document.getElementById('level').options].map(o => o.textContent);"
+        ))
+    };
+    let other = titles_under("5");
     assert!(
-        levels
+        other
+            .as_array()
+            .unwrap()
             .iter()
-            .all(|l| !l[1].as_str().unwrap().contains("Elo")),
-        "{levels:?}"
+            .all(|t| !t.as_str().unwrap().contains("Elo")),
+        "{other:?}"
+    );
+    let own = titles_under("6");
+    assert!(
+        own[0].as_str().unwrap().starts_with("First game (Elo "),
+        "{own:?}"
     );
 
     // "kete thinks": each mode keeps its own value; switching never shows

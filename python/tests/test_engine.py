@@ -218,8 +218,10 @@ def test_levels_and_elo_make_kete_weaker_on_purpose():
     # A level weighs every move; its answer is the move it chose.
     a = e.analyse(kete.Position("kalah"), movetime=0.05)
     assert a.best_move in kete.Position("kalah").moves() and len(a.lines) == 1
-    e.configure(elo=600)
-    assert e.options["UCI_LimitStrength"] == "true" and e.options["UCI_Elo"] == "600"
+    e.configure(elo=800)
+    assert e.options["UCI_LimitStrength"] == "true" and e.options["UCI_Elo"] == "800"
+    with pytest.raises(kete.OptionError, match="800..3700"):
+        e.configure(elo=600)
     assert e.play(kete.Position("bao-kiswahili"), movetime=0.05).best_move
     with pytest.raises(kete.OptionError, match="Level must be one of"):
         e.configure(level="grandmaster")

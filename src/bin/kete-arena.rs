@@ -113,7 +113,7 @@ struct RunArgs {
     variant: VariantArgs,
     /// An engine: cmd=PATH [name=N] [args="A B"] [dir=D] [proto=ugi|uci]
     /// [movesep=S] [option.X=Y] [tc=S+I] [st=S] [depth=D] [nodes=N]
-    /// [timemargin=MS] [timeout=S]. Give it once per engine.
+    /// [timemargin=MS] [timeout=S] [ponder=on]. Give it once per engine.
     #[arg(id = "engine", long = "engine", value_name = "KEY=VALUE", num_args = 1.., action = clap::ArgAction::Append)]
     engine_tokens: Vec<String>,
     /// The `--engine` tokens grouped by occurrence (clap's derive flattens
@@ -182,6 +182,8 @@ Engine keys (--engine and --each):
   timemargin=MS     grace beyond the clock or st before a move is late (default
                     100); time taken over the clock is owed on the next moves
   timeout=S         longest wait for a move when no clock bounds it (default 60)
+  ponder=on         think on the opponent's time: go ponder on the reply the
+                    engine named, then ponderhit or stop (set its Ponder option too)
 
 Example: a 2-game tournament, depth 6 against depth 2
   kete-arena --variant kalah --engine cmd=kete name=depth6 depth=6 \\

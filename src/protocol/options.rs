@@ -79,10 +79,11 @@ pub const MAX_HASH_MIB: i64 = 16 * 1024;
 pub const MAX_THREADS: i64 = 256;
 pub const MAX_MULTIPV: i64 = 64;
 pub const MAX_MOVE_OVERHEAD_MS: i64 = 10_000;
-/// `UCI_Elo`'s range: room below the weakest level and above full strength
-/// (the levels' Elo is not measured yet: docs/PERFORMANCE.md).
-pub const MIN_ELO: i64 = 500;
-pub const MAX_ELO: i64 = 3500;
+/// `UCI_Elo`'s range: every game's levels as measured (docs/PERFORMANCE.md,
+/// "Playing levels"), from the weakest `first-game` (En Dodoi's, about 850)
+/// to the strongest full strength (Oware's, about 3600), rounded out.
+pub const MIN_ELO: i64 = 800;
+pub const MAX_ELO: i64 = 3700;
 
 /// One engine option: its name, kind, a line of help, and how it reads and
 /// writes [`Settings`].

@@ -12,8 +12,8 @@
 //!
 //! The reference players are the ends of the scale: the random mover, and
 //! the greedy player, who takes the largest immediate gain
-//! ([`Game::gained`]). What each level is worth in Elo is to be measured
-//! against them per game and kept with the game ([`Game::level_elo`]); the
+//! ([`Game::gained`]). What each level is worth in Elo is measured against
+//! its neighbours per game and kept with the game ([`Game::level_elo`]); the
 //! scale's anchor is the greedy player at 1000.
 
 use std::time::{Duration, Instant};

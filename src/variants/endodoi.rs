@@ -266,9 +266,9 @@ impl Game for EnDodoi {
     const CAN_REPEAT: bool = true;
 
     // The playing levels' depths and spreads, tuned in development matches
-    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
-    // levels"); their calibration tournaments are not checked in yet, so no
-    // Elo is claimed (`level_elo` stays empty).
+    // (docs/PERFORMANCE.md, "Playing levels"), and their Elo at the default
+    // rules as the tournaments of tournaments/levels/ measured it
+    // (tests/levels.rs checks the numbers against the games).
     fn level_play(_: &EnDodoiRules) -> &'static [(u32, i32)] {
         &[
             (1, 700),
@@ -279,6 +279,14 @@ impl Game for EnDodoi {
             (6, 25),
             (8, 10),
         ]
+    }
+
+    fn level_elo(rules: &EnDodoiRules) -> &'static [i32] {
+        if *rules == EnDodoiRules::default() {
+            &[849, 1074, 1205, 1440, 1636, 1974, 2133, 2421]
+        } else {
+            &[]
+        }
     }
 
     fn start(rules: &EnDodoiRules) -> EnDodoi {

@@ -135,19 +135,27 @@ impl Game for Kalah {
     const CAN_REPEAT: bool = false;
 
     // The playing levels' depths and spreads, tuned in development matches
-    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
-    // levels"); their calibration tournaments are not checked in yet, so no
-    // Elo is claimed (`level_elo` stays empty).
+    // (docs/PERFORMANCE.md, "Playing levels"), and their Elo at the default
+    // rules as the tournaments of tournaments/levels/ measured it
+    // (tests/levels.rs checks the numbers against the games).
     fn level_play(_: &KalahRules) -> &'static [(u32, i32)] {
         &[
             (1, 700),
             (1, 300),
-            (1, 170),
+            (1, 70),
             (2, 170),
             (3, 150),
             (4, 80),
             (6, 40),
         ]
+    }
+
+    fn level_elo(rules: &KalahRules) -> &'static [i32] {
+        if *rules == KalahRules::default() {
+            &[892, 1057, 1160, 1299, 1481, 1696, 1921, 2302]
+        } else {
+            &[]
+        }
     }
 
     fn start(rules: &KalahRules) -> Kalah {

@@ -433,9 +433,9 @@ impl Game for Oware {
     const LATE_MOVES: (usize, usize) = (2, 4);
 
     // The playing levels' depths and spreads, tuned in development matches
-    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
-    // levels"); their calibration tournaments are not checked in yet, so no
-    // Elo is claimed (`level_elo` stays empty).
+    // (docs/PERFORMANCE.md, "Playing levels"), and their Elo at the default
+    // rules as the tournaments of tournaments/levels/ measured it
+    // (tests/levels.rs checks the numbers against the games).
     fn level_play(_: &OwareRules) -> &'static [(u32, i32)] {
         &[
             (1, 300),
@@ -446,6 +446,14 @@ impl Game for Oware {
             (8, 15),
             (14, 1),
         ]
+    }
+
+    fn level_elo(rules: &OwareRules) -> &'static [i32] {
+        if *rules == OwareRules::default() {
+            &[933, 1143, 1592, 2123, 2453, 2878, 3280, 3610]
+        } else {
+            &[]
+        }
     }
 
     fn start(rules: &OwareRules) -> Oware {

@@ -28,6 +28,13 @@ case $variant in
 oware | bao-kiswahili) openings=tournaments/openings/$variant.txt ;;
 *) openings=$here/openings/$variant.txt ;;
 esac
+# The time a move of `strong` and `expert` needs to reach their depths:
+# Oware's expert searches to depth 14 and Bao la Kiswahili's to 10; the
+# other games' levels stop at depth 8 at most.
+case $variant in
+oware | bao-kiswahili) deep=0.3 ;;
+*) deep=0.1 ;;
+esac
 long=$(((rounds + 1) / 2))
 idle=$((concurrency * 2))
 previous=random
@@ -38,9 +45,14 @@ for level in greedy first-game beginner novice casual club strong expert full; d
 	case $level in
 	greedy | first-game | beginner | novice | casual) st=0.05 r=$rounds c=$idle ;;
 	club) st=0.1 r=$rounds c=$idle ;;
-	*) st=0.3 r=$long c=$concurrency ;;
+	strong | expert) st=$deep r=$rounds c=$idle ;;
+	full) st=0.3 r=$long c=$concurrency ;;
 	esac
-	if [ "${SHORT:-0}" = 1 ] && [ "$st" = 0.3 ]; then
+	# At 0.3 s a move the searches use their cores: fewer games, one a core.
+	if [ "$st" = 0.3 ]; then
+		r=$long c=$concurrency
+	fi
+	if [ "${SHORT:-0}" = 1 ] && [ "$c" = "$concurrency" ]; then
 		break
 	fi
 	out=$here/$variant/$previous-$level

@@ -191,9 +191,9 @@ impl Game for Bao {
     const CAN_REPEAT: bool = true;
 
     // The playing levels' depths and spreads, tuned in development matches
-    // of 100 games a pair (shipped openings; docs/PERFORMANCE.md, "Playing
-    // levels"); their calibration tournaments are not checked in yet, so no
-    // Elo is claimed (`level_elo` stays empty).
+    // (docs/PERFORMANCE.md, "Playing levels"), and their Elo at the default
+    // rules as the tournaments of tournaments/levels/ measured it
+    // (tests/levels.rs checks the numbers against the games).
     fn level_play(rules: &BaoRules) -> &'static [(u32, i32)] {
         match rules.kind {
             Kind::Kiswahili => &[
@@ -211,9 +211,19 @@ impl Game for Bao {
                 (2, 60),
                 (3, 60),
                 (4, 40),
-                (5, 30),
-                (7, 20),
+                (6, 35),
+                (8, 12),
             ],
+        }
+    }
+
+    fn level_elo(rules: &BaoRules) -> &'static [i32] {
+        if *rules == BaoRules::kiswahili() {
+            &[915, 1230, 1518, 1749, 1958, 2383, 2698, 2939]
+        } else if *rules == BaoRules::kujifunza() {
+            &[965, 1088, 1329, 1476, 1584, 1715, 1822, 1937]
+        } else {
+            &[]
         }
     }
 

@@ -579,15 +579,20 @@ function switchThinking() {
 }
 
 // The level menu of the variant on the board: its levels, with the Elo
-// measured in that variant where it was.
+// measured in that variant where it was. It was measured at the game's own
+// rules: with another rule in the fields no Elo is shown.
 function levelsUI(variant) {
   const v = variantInfo(variant);
   const select = $("level"), keep = select.value || "full";
+  const ownRules = ((v && v.options) || []).every((o) => {
+    const i = $("opt-" + o.name);
+    return !i || String(i.value) === String(o.default);
+  });
   select.innerHTML = "";
   for (const l of (v && v.levels) || []) {
     const o = document.createElement("option");
     o.value = l.name;
-    o.textContent = l.elo ? `${l.title} (Elo ${l.elo})` : l.title;
+    o.textContent = l.elo && ownRules ? `${l.title} (Elo ${l.elo})` : l.title;
     select.appendChild(o);
   }
   select.value = [...select.options].some((o) => o.value === keep) ? keep : "full";
@@ -952,6 +957,7 @@ function applyOptions(input) {
   const r = readOptions();
   if (r.error) { fieldError(r.error.id + "-error", r.message); r.error.setAttribute("aria-invalid", "true"); return; }
   if (input) input.removeAttribute("aria-invalid");
+  levelsUI($("variant").value);
   // A field put back to the game's own value (a typo corrected) changes
   // nothing: the game goes on.
   const keys = new Set([...Object.keys(r.options), ...Object.keys(game.options)]);
@@ -965,6 +971,7 @@ function showSettings() {
   $("variant").value = game.variant;
   optionsUI();
   for (const [k, v] of Object.entries(game.options)) { const i = $("opt-" + k); if (i) i.value = v; }
+  levelsUI(game.variant);
 }
 
 // A new game with the fields' settings; while a game is in progress the

@@ -1,0 +1,152 @@
+//! The playing levels' Elo, checked against the tournaments that measured
+//! them (`tournaments/levels/<variant>/<weaker>-<stronger>/games.jsonl`,
+//! made by `tournaments/levels/run.sh`): each level's Elo compiled into
+//! its game (`Game::level_elo`) is the chain of measured differences from
+//! the greedy player at 1000 (full strength's at 300 ms a move), and the
+//! chain holds what the levels promise:
+//! adjacent levels at least 100 Elo apart with 95% intervals that exclude
+//! 0, the lowest level between 20% and 60% against the greedy player, and
+//! the greedy player above the random mover.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use kete::arena::record::read;
+use kete::arena::stats::{Pentanomial, elo_pentanomial};
+use kete::game::Game;
+use kete::search::level::{LEVELS, level_elo};
+use kete::variants::{VARIANT_NAMES, Variant, VariantVisitor};
+
+/// The players of the chain, weakest first: the greedy anchor, then the
+/// levels (the last is full strength).
+fn chain() -> Vec<&'static str> {
+    let mut v = vec!["greedy"];
+    v.extend(LEVELS.iter().map(|l| l.name));
+    v
+}
+
+/// One measured difference: games, the stronger's score and the Elo
+/// difference with its 95% interval, from the pentanomial counts of the
+/// game pairs (each opening played with both colours).
+#[derive(Debug)]
+struct Step {
+    games: usize,
+    score: f64,
+    elo: f64,
+    low: f64,
+    high: f64,
+}
+
+fn measure(dir: &Path, weaker: &str, stronger: &str) -> Step {
+    let folder = dir.join(format!("{weaker}-{stronger}"));
+    let games =
+        read(&folder.join("games.jsonl")).unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+    let mut pairs: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    let mut points = 0.0;
+    for g in &games {
+        assert!(
+            g.offender.is_none(),
+            "{}: game {} was lost by a failure: {}",
+            folder.display(),
+            g.id,
+            g.reason
+        );
+        let p = g
+            .points_of(stronger)
+            .unwrap_or_else(|| panic!("{}: game {} has no {stronger}", folder.display(), g.id));
+        points += p;
+        pairs.entry(g.pair).or_default().push(p);
+    }
+    let mut penta: Pentanomial = [0; 5];
+    for (pair, p) in &pairs {
+        assert_eq!(p.len(), 2, "{}: pair {pair} is not whole", folder.display());
+        penta[((p[0] + p[1]) * 2.0).round() as usize] += 1;
+    }
+    let e = elo_pentanomial(&penta).expect("games were played");
+    Step {
+        games: games.len(),
+        score: points / games.len() as f64,
+        elo: e.elo,
+        low: e.low,
+        high: e.high,
+    }
+}
+
+#[test]
+fn each_levels_elo_is_the_chain_its_tournaments_measured() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments/levels");
+    let mut report = String::new();
+    let mut problems = Vec::new();
+    for name in VARIANT_NAMES {
+        let variant = Variant::by_name(name).unwrap();
+        let dir = root.join(name);
+        let players = chain();
+        let mut elo = 1000.0;
+        let mut var = 0.0;
+        report.push_str(&format!("{name}:\n"));
+        for w in players.windows(2) {
+            let s = measure(&dir, w[0], w[1]);
+            elo += s.elo;
+            // Independent matches: their errors add in quadrature.
+            var += ((s.high - s.low) / 2.0).powi(2);
+            let k = chain().iter().position(|p| *p == w[1]).unwrap() - 1;
+            report.push_str(&format!(
+                "  {:>10}: {:>4.0} ± {:>3.0} ({} games, {:.1}% against {}, step {:+.0} [{:+.0}, {:+.0}])\n",
+                w[1],
+                elo,
+                var.sqrt(),
+                s.games,
+                100.0 * s.score,
+                w[0],
+                s.elo,
+                s.low,
+                s.high
+            ));
+            if w[0] == "greedy" {
+                if !(0.2..=0.6).contains(&s.score) {
+                    problems.push(format!(
+                        "{name}: {} scores {:.1}% against greedy, not 20%..60%",
+                        w[1],
+                        100.0 * s.score
+                    ));
+                }
+            } else if s.elo < 100.0 || s.low <= 0.0 {
+                problems.push(format!(
+                    "{name}: {} is {:+.0} [{:+.0}, {:+.0}] Elo above {}: not 100 apart, or the interval holds 0",
+                    w[1], s.elo, s.low, s.high, w[0]
+                ));
+            }
+            let compiled = variant.visit(LevelElo(k));
+            if (compiled as f64 - elo).abs() > 0.5 {
+                problems.push(format!(
+                    "{name}: {} is compiled as Elo {compiled}, measured {elo:.0}",
+                    w[1]
+                ));
+            }
+        }
+    }
+    eprintln!("{report}");
+    assert!(problems.is_empty(), "{}\n{report}", problems.join("\n"));
+}
+
+/// Level `k`'s Elo as compiled into the game.
+struct LevelElo(usize);
+
+impl VariantVisitor for LevelElo {
+    type Output = i32;
+    fn visit<G: Game>(self, rules: G::Rules) -> i32 {
+        level_elo::<G>(&rules, self.0)
+    }
+}
+
+#[test]
+fn the_random_mover_is_below_the_greedy_player_in_every_game() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments/levels");
+    for name in VARIANT_NAMES {
+        let s = measure(&root.join(name), "random", "greedy");
+        assert!(
+            s.score > 0.5 && s.low > 0.0,
+            "{name}: greedy vs random {s:?}"
+        );
+    }
+}
