@@ -159,9 +159,21 @@ impl Driver {
     }
 
     fn click(&self, css: &str) {
-        self.rt
-            .block_on(async { self.client().find(Locator::Css(css)).await?.click().await })
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        // The board is drawn again whenever the page refreshes: an element
+        // found just before that is gone by the time it is clicked. Find it
+        // again then (a few times), as a person would click the new one.
+        for attempt in 0.. {
+            let r = self
+                .rt
+                .block_on(async { self.client().find(Locator::Css(css)).await?.click().await });
+            match r {
+                Ok(()) => return,
+                Err(e) if attempt < 5 && e.to_string().contains("stale element") => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
     }
 
     /// Keys typed into whatever has the focus.
