@@ -312,6 +312,19 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// The position after `mv`, which must be legal here.
     fn play(&self, mv: Self::Move) -> Self;
 
+    /// The size of the action space under `rules`: every move the game can
+    /// ever have gets a fixed index below it ([`Game::action_of`]), the same
+    /// for either side (its own pits), so that a learning agent's outputs
+    /// and a mask of the legal moves are arrays of one length.
+    fn action_count(rules: &Self::Rules) -> usize;
+
+    /// The index of `mv` in the action space, below [`Game::action_count`].
+    fn action_of(mv: Self::Move) -> usize;
+
+    /// The move whose index is `action`, legal here or not; `None` past the
+    /// action space.
+    fn move_of_action(rules: &Self::Rules, action: usize) -> Option<Self::Move>;
+
     /// `Some` once the game is over (ignoring history: see
     /// [`Game::repetition_outcome`]).
     fn outcome(&self) -> Option<Outcome>;

@@ -329,6 +329,19 @@ impl Game for EnDodoi {
         }
     }
 
+    // An action is a hole of the mover's row, numbered from his left (A = 0).
+    fn action_count(rules: &EnDodoiRules) -> usize {
+        rules.pits as usize
+    }
+
+    fn action_of(mv: HoleMove) -> usize {
+        mv as usize
+    }
+
+    fn move_of_action(rules: &EnDodoiRules, action: usize) -> Option<HoleMove> {
+        (action < rules.pits as usize).then_some(action as HoleMove)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.can_move() {
             return None;

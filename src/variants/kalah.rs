@@ -275,6 +275,19 @@ impl Game for Kalah {
         next
     }
 
+    // An action is a pit of the mover's row, numbered from his left (A = 0).
+    fn action_count(rules: &KalahRules) -> usize {
+        rules.pits as usize
+    }
+
+    fn action_of(mv: PitMove) -> usize {
+        mv as usize
+    }
+
+    fn move_of_action(rules: &KalahRules, action: usize) -> Option<PitMove> {
+        (action < rules.pits as usize).then_some(action as PitMove)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.over() {
             return None;

@@ -510,6 +510,19 @@ impl Game for Oware {
         next
     }
 
+    // An action is a house of the mover's row, numbered from his left (A = 0).
+    fn action_count(rules: &OwareRules) -> usize {
+        rules.houses as usize
+    }
+
+    fn action_of(mv: HouseMove) -> usize {
+        mv as usize
+    }
+
+    fn move_of_action(rules: &OwareRules, action: usize) -> Option<HouseMove> {
+        (action < rules.houses as usize).then_some(action as HouseMove)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let (s, n) = (self.store(Side::South), self.store(Side::North));
         let half = self.total() / 2;

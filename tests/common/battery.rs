@@ -143,6 +143,25 @@ fn check_position<G: Game>(pos: &G, seeds: u32, here: &str) {
     assert_eq!(moves.is_empty(), pos.outcome().is_some(), "{here}");
     let distinct: HashSet<_> = moves.iter().collect();
     assert_eq!(distinct.len(), moves.len(), "{here}: a move listed twice");
+    // Every legal move has its own index in the action space, and the index
+    // gives the move back.
+    let rules = pos.rules();
+    let actions: HashSet<usize> = moves.iter().map(|&mv| G::action_of(mv)).collect();
+    assert_eq!(
+        actions.len(),
+        moves.len(),
+        "{here}: two moves share an action"
+    );
+    for &mv in &moves {
+        let a = G::action_of(mv);
+        assert!(a < G::action_count(&rules), "{here}: action {a} of {mv:?}");
+        assert_eq!(G::move_of_action(&rules, a), Some(mv), "{here}: action {a}");
+    }
+    assert_eq!(
+        G::move_of_action(&rules, G::action_count(&rules)),
+        None,
+        "{here}"
+    );
     for &mv in &moves {
         let t = pos.format_move(mv);
         assert_eq!(pos.parse_move(&t), Ok(mv), "{here}: '{t}'");

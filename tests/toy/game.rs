@@ -125,6 +125,18 @@ impl Game for Toy {
         next
     }
 
+    fn action_count(_: &ToyRules) -> usize {
+        3
+    }
+
+    fn action_of(mv: u8) -> usize {
+        mv as usize
+    }
+
+    fn move_of_action(_: &ToyRules, action: usize) -> Option<u8> {
+        (action < 3).then_some(action as u8)
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.row(self.side).iter().any(|&v| v > 0) {
             return None;

@@ -280,6 +280,24 @@ impl Game for Bao {
         }
     }
 
+    // An action is a pit of the mover's 16 (as `BaoMove::pit` numbers them),
+    // times the two directions, times the safari choice: 64 in all.
+    fn action_count(_: &BaoRules) -> usize {
+        16 * 4
+    }
+
+    fn action_of(mv: BaoMove) -> usize {
+        mv.pit as usize * 4 + usize::from(mv.cw) * 2 + usize::from(mv.safari)
+    }
+
+    fn move_of_action(_: &BaoRules, action: usize) -> Option<BaoMove> {
+        (action < 16 * 4).then_some(BaoMove {
+            pit: (action / 4) as u8,
+            cw: action & 2 != 0,
+            safari: action & 1 != 0,
+        })
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.front_empty(Side::South) {
             return Some(Outcome::win(Side::North));
