@@ -8,6 +8,9 @@ Kujifunza, Bao la Kiswahili) as a library.
 * :class:`UgiEngine` — any UGI/UCI engine as a child process, driven by the
   rules of kete-arena.
 * :func:`read_games` — the games of a kete-arena record (``games.jsonl``).
+* :class:`VectorGames` — many games stepped at once, numpy arrays in and
+  out; ``kete.pettingzoo``, ``kete.gymnasium`` and ``kete.openspiel`` hold
+  the environments of those libraries (extras ``kete[rl]``, ``kete[openspiel]``).
 
 Everything is kete's own code (the extension module ``kete._kete``, built
 from the Rust crate); this package adds no rule of its own. The guide's
@@ -39,6 +42,7 @@ from ._kete import (
     UgiEngine,
     UnknownVariantError,
     UnsolvableError,
+    VectorGames,
     __version__,
     read_games,
     variant_options,
@@ -69,6 +73,7 @@ __all__ = [
     "UgiEngine",
     "UnknownVariantError",
     "UnsolvableError",
+    "VectorGames",
     "__version__",
     "read_games",
     "variant_options",

@@ -21,6 +21,7 @@ mod position;
 mod records;
 mod results;
 mod ugi;
+mod vector;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -142,6 +143,7 @@ fn _kete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<position::PyGame>()?;
     m.add_class::<position::Outcome>()?;
     m.add_class::<position::Cell>()?;
+    m.add_class::<vector::VectorGames>()?;
     m.add_class::<results::Score>()?;
     m.add_class::<results::Line>()?;
     m.add_class::<results::Analysis>()?;

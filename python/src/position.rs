@@ -16,6 +16,7 @@ use kete::game::{
     Board, CellKind, EndReason, GameRecord, MoveError, Side, in_move_order, trim_lines,
 };
 use kete::variants::{BoardVisitor, Variant};
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
@@ -64,6 +65,17 @@ pub trait DynPos: Send + Sync {
     fn same(&self, other: &dyn DynPos) -> bool;
     fn search(&self, job: &mut SearchJob<'_>) -> SearchOut;
     fn solve(&self, job: &mut SolveJob<'_>) -> Result<SolveOut, String>;
+    /// The size of the variant's action space ([`kete::game::Game::action_count`]).
+    fn action_count(&self) -> usize;
+    /// The legal moves' actions, in increasing order; none once over.
+    fn legal_actions(&self) -> Vec<usize>;
+    /// The action of the legal move `text`.
+    fn action_of_text(&self, text: &str) -> Result<usize, MoveError>;
+    /// The text of the legal move whose action is `action`; `None` when no
+    /// legal move has it.
+    fn text_of_action(&self, action: usize) -> Option<String>;
+    fn observation_len(&self) -> usize;
+    fn observe(&self, out: &mut [f32]);
 }
 
 /// A position of the game `G`: the record of its game, and what the solver
@@ -206,6 +218,37 @@ impl<G: Board> DynPos for PosImpl<G> {
     fn solve(&self, job: &mut SolveJob<'_>) -> Result<SolveOut, String> {
         (self.caps.solve)(&self.record, &self.caps, job)
     }
+    fn action_count(&self) -> usize {
+        G::action_count(&self.record.position().rules())
+    }
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut moves = Vec::new();
+        self.record.legal_moves(&mut moves);
+        let mut actions: Vec<usize> = moves.into_iter().map(G::action_of).collect();
+        actions.sort_unstable();
+        actions
+    }
+    fn action_of_text(&self, text: &str) -> Result<usize, MoveError> {
+        if self.record.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let pos = self.record.position();
+        let mv = pos.parse_move(text)?;
+        Ok(G::action_of(mv))
+    }
+    fn text_of_action(&self, action: usize) -> Option<String> {
+        let pos = self.record.position();
+        let mv = G::move_of_action(&pos.rules(), action)?;
+        let mut moves = Vec::new();
+        self.record.legal_moves(&mut moves);
+        moves.contains(&mv).then(|| pos.format_move(mv))
+    }
+    fn observation_len(&self) -> usize {
+        G::observation_len(&self.record.position().rules())
+    }
+    fn observe(&self, out: &mut [f32]) {
+        self.record.position().observe(out)
+    }
 }
 
 /// Builds a position of the variant: its start, or the token given.
@@ -271,6 +314,51 @@ pub fn move_error_at(e: MoveError, prefix: &str) -> PyErr {
         MoveError::Illegal(_) => IllegalMoveError::new_err(text),
         MoveError::GameOver => GameOverError::new_err(text),
     }
+}
+
+/// The text of the legal move whose action is `action`:
+/// `InvalidMoveError` past the action space, `GameOverError` once over,
+/// `IllegalMoveError` when no legal move has it.
+fn action_text(inner: &dyn DynPos, action: i64) -> PyResult<String> {
+    let count = inner.action_count();
+    if action < 0 || action as u64 >= count as u64 {
+        return Err(InvalidMoveError::new_err(format!(
+            "action {action} is outside the action space 0..{count} of {}",
+            inner.variant().name()
+        )));
+    }
+    if inner.outcome().is_some() {
+        return Err(move_error(MoveError::GameOver));
+    }
+    inner.text_of_action(action as usize).ok_or_else(|| {
+        IllegalMoveError::new_err(format!(
+            "action {action} is not a legal move here (legal actions: {:?})",
+            inner.legal_actions()
+        ))
+    })
+}
+
+/// A numpy array of `action_count` booleans, true at the legal actions.
+fn legal_mask<'py>(py: Python<'py>, inner: &dyn DynPos) -> Bound<'py, PyArray1<bool>> {
+    let mask = PyArray1::<bool>::zeros(py, inner.action_count(), false);
+    {
+        let mut w = mask.readwrite();
+        let slots = w.as_slice_mut().expect("a new array is contiguous");
+        for a in inner.legal_actions() {
+            slots[a] = true;
+        }
+    }
+    mask
+}
+
+/// The observation as a numpy array of float32, written in place.
+fn observation<'py>(py: Python<'py>, inner: &dyn DynPos) -> Bound<'py, PyArray1<f32>> {
+    let obs = PyArray1::<f32>::zeros(py, inner.observation_len(), false);
+    {
+        let mut w = obs.readwrite();
+        inner.observe(w.as_slice_mut().expect("a new array is contiguous"));
+    }
+    obs
 }
 
 /// A position of a mancala game, with the moves that led to it.
@@ -524,6 +612,57 @@ impl Position {
         self.svg(false, true, true)
     }
 
+    /// The size of the variant's action space under its rule options:
+    /// every move the variant can ever have has one index below it (see
+    /// the guide's table), the same for either side.
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.inner.action_count()
+    }
+
+    /// The legal moves' actions, in increasing order; empty once over.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.inner.legal_actions()
+    }
+
+    /// A numpy array of `action_count` booleans, true at the legal moves'
+    /// actions.
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        legal_mask(py, self.inner.as_ref())
+    }
+
+    /// The action of the legal move `move` (a text such as `"C"`). Raises
+    /// `InvalidMoveError`, `IllegalMoveError` or `GameOverError`.
+    fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
+        self.inner.action_of_text(r#move).map_err(move_error)
+    }
+
+    /// The text of the legal move whose action is `action`. Raises
+    /// `InvalidMoveError` past the action space, `IllegalMoveError` when
+    /// the move is not legal here, `GameOverError` once over.
+    fn action_to_move(&self, action: i64) -> PyResult<String> {
+        action_text(self.inner.as_ref(), action)
+    }
+
+    /// The position after the legal move whose action is `action`.
+    fn play_action(&self, action: i64) -> PyResult<Position> {
+        let text = self.action_to_move(action)?;
+        self.play(&text)
+    }
+
+    /// The length of `observation()`.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.inner.observation_len()
+    }
+
+    /// The position as a numpy array of float32 from the side to move's
+    /// view: his places first, each row from its owner's left (see the
+    /// guide's table of fields per variant).
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        observation(py, self.inner.as_ref())
+    }
+
     /// A copy (positions are values: `play` never changes one).
     fn copy(&self) -> Position {
         Position::of(self.inner.clone_box())
@@ -614,6 +753,50 @@ impl PyGame {
     /// Plays `move` in place. Raises as `Position.play`.
     fn push(&mut self, r#move: &str) -> PyResult<()> {
         self.inner.play(r#move).map_err(move_error)
+    }
+
+    /// Plays the legal move whose action is `action` (see
+    /// `Position.action_to_move` for the errors).
+    fn push_action(&mut self, action: i64) -> PyResult<()> {
+        let text = action_text(self.inner.as_ref(), action)?;
+        self.inner.play(&text).map_err(move_error)
+    }
+
+    /// The size of the variant's action space (`Position.action_count`).
+    #[getter]
+    fn action_count(&self) -> usize {
+        self.inner.action_count()
+    }
+
+    /// The legal moves' actions, in increasing order.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.inner.legal_actions()
+    }
+
+    /// `Position.legal_mask()` of the position now.
+    fn legal_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        legal_mask(py, self.inner.as_ref())
+    }
+
+    /// The action of the legal move `move`.
+    fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
+        self.inner.action_of_text(r#move).map_err(move_error)
+    }
+
+    /// The text of the legal move whose action is `action`.
+    fn action_to_move(&self, action: i64) -> PyResult<String> {
+        action_text(self.inner.as_ref(), action)
+    }
+
+    /// The length of `observation()`.
+    #[getter]
+    fn observation_size(&self) -> usize {
+        self.inner.observation_len()
+    }
+
+    /// `Position.observation()` of the position now.
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        observation(py, self.inner.as_ref())
     }
 
     /// The legal moves, in the order of the pits; empty once over.

@@ -19,6 +19,24 @@ def sessions(text):
     return out
 
 
+def run_sessions(page, blocks):
+    """Runs a page's sessions in order in one namespace; the failures."""
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    globs = {}
+    failures = []
+    for line, block in blocks:
+        test = parser.get_doctest(block, globs, f"{page}:{line}", page, line)
+        out = []
+        result = runner.run(test, out=out.append, clear_globs=False)
+        if result.failed:
+            failures.append("".join(out))
+        globs = test.globs
+    return failures
+
+
 def test_the_python_chapter_runs_as_shown(repo, kete_bin, tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     text = (repo / PAGE).read_text()
@@ -29,18 +47,19 @@ def test_the_python_chapter_runs_as_shown(repo, kete_bin, tmp_path, monkeypatch)
     (tmp_path / "tournaments").symlink_to(repo / "tournaments")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PATH", os.path.dirname(kete_bin) + os.pathsep + os.environ["PATH"])
-    parser = doctest.DocTestParser()
-    runner = doctest.DocTestRunner(
-        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
-    )
-    globs = {}
-    failures = []
-    for line, block in blocks:
-        test = parser.get_doctest(block, globs, f"{PAGE}:{line}", PAGE, line)
-        out = []
-        result = runner.run(test, out=out.append, clear_globs=False)
-        if result.failed:
-            failures.append("".join(out))
-        globs = test.globs
+    failures = run_sessions(PAGE, blocks)
     assert not failures, "\n".join(failures)
     assert (tmp_path / "game.png").stat().st_size > 10000
+
+
+LEARNING = "docs/guide/09-learning.md"
+
+
+def test_the_learning_chapter_runs_as_shown(repo, tmp_path, monkeypatch):
+    for module in ("gymnasium", "pettingzoo", "pyspiel"):
+        pytest.importorskip(module)
+    blocks = sessions((repo / LEARNING).read_text())
+    assert len(blocks) >= 2
+    monkeypatch.chdir(tmp_path)
+    failures = run_sessions(LEARNING, blocks)
+    assert not failures, "\n".join(failures)

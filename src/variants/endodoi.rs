@@ -342,6 +342,20 @@ impl Game for EnDodoi {
         (action < rules.pits as usize).then_some(action as HoleMove)
     }
 
+    fn observation_len(rules: &EnDodoiRules) -> usize {
+        2 * rules.pits as usize + 2
+    }
+
+    fn observe(&self, out: &mut [f32]) {
+        two_row::observe(
+            out,
+            self.m(),
+            self.side,
+            |s, i| self.hole(s, i),
+            |s| self.captured(s),
+        );
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.can_move() {
             return None;

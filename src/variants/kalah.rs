@@ -288,6 +288,20 @@ impl Game for Kalah {
         (action < rules.pits as usize).then_some(action as PitMove)
     }
 
+    fn observation_len(rules: &KalahRules) -> usize {
+        2 * rules.pits as usize + 2
+    }
+
+    fn observe(&self, out: &mut [f32]) {
+        two_row::observe(
+            out,
+            self.pits(),
+            self.side,
+            |s, i| self.pit(s, i),
+            |s| self.store(s),
+        );
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.over() {
             return None;

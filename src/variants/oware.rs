@@ -523,6 +523,21 @@ impl Game for Oware {
         (action < rules.houses as usize).then_some(action as HouseMove)
     }
 
+    fn observation_len(rules: &OwareRules) -> usize {
+        2 * rules.houses as usize + 2
+    }
+
+    fn observe(&self, out: &mut [f32]) {
+        let m = self.houses as usize;
+        two_row::observe(
+            out,
+            m,
+            self.side,
+            |s, i| self.house(s, i),
+            |s| self.store(s),
+        );
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         let (s, n) = (self.store(Side::South), self.store(Side::North));
         let half = self.total() / 2;

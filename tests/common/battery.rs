@@ -162,6 +162,15 @@ fn check_position<G: Game>(pos: &G, seeds: u32, here: &str) {
         None,
         "{here}"
     );
+    // The observation fills its length with counts and flags, no more.
+    let len = G::observation_len(&rules);
+    let mut obs = vec![f32::NAN; len + 1];
+    pos.observe(&mut obs);
+    assert!(
+        obs[..len].iter().all(|v| v.is_finite() && *v >= 0.0),
+        "{here}: observation {obs:?}"
+    );
+    assert!(obs[len].is_nan(), "{here}: observation longer than {len}");
     for &mv in &moves {
         let t = pos.format_move(mv);
         assert_eq!(pos.parse_move(&t), Ok(mv), "{here}: '{t}'");

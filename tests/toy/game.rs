@@ -137,6 +137,20 @@ impl Game for Toy {
         (action < 3).then_some(action as u8)
     }
 
+    fn observation_len(_: &ToyRules) -> usize {
+        8
+    }
+
+    fn observe(&self, out: &mut [f32]) {
+        let s = self.side.index();
+        for i in 0..3 {
+            out[i] = f32::from(self.pits[3 * s + i]);
+            out[3 + i] = f32::from(self.pits[3 * (1 - s) + i]);
+        }
+        out[6] = f32::from(self.stores[s]);
+        out[7] = f32::from(self.stores[1 - s]);
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if self.row(self.side).iter().any(|&v| v > 0) {
             return None;

@@ -29,6 +29,9 @@ use crate::game::{
 /// Index of the nyumba in a loop (front pit 5).
 pub const NYUMBA: usize = 4;
 
+/// The length of a position's observation ([`Game::observe`]).
+const OBSERVATION_LEN: usize = 53;
+
 /// A move: the pit it starts from (loop index, see the module text), the
 /// direction of its first sowing (for a namua capture: of the sowing of the
 /// captured seeds, so `cw` means entry at the left kichwa) and whether the
@@ -296,6 +299,37 @@ impl Game for Bao {
             cw: action & 2 != 0,
             safari: action & 1 != 0,
         })
+    }
+
+    fn observation_len(_: &BaoRules) -> usize {
+        OBSERVATION_LEN
+    }
+
+    /// Both players' front rows and back rows (pits 1..8 from the owner's
+    /// left), the hands, whether each still owns his nyumba, whether the
+    /// mtaji stage's first capture has ended the nyumba's privileges, the
+    /// mover's takasia'd front pit and the opponent's front pit he must
+    /// clear, each one-hot over 8 pits.
+    fn observe(&self, out: &mut [f32]) {
+        let out = &mut out[..OBSERVATION_LEN];
+        out.fill(0.0);
+        let me = self.side;
+        for (k, side) in [me, me.other()].into_iter().enumerate() {
+            for row in 0..2 {
+                for n in 1..=8 {
+                    out[16 * k + 8 * row + n - 1] = f32::from(self.pit(side, row, n));
+                }
+            }
+            out[32 + k] = f32::from(self.hand(side));
+            out[34 + k] = f32::from(u8::from(self.nyumba_owned(side)));
+        }
+        out[36] = f32::from(u8::from(self.mtaji_captured));
+        if let Some(p) = self.takasia {
+            out[37 + p as usize] = 1.0;
+        }
+        if let Some(p) = self.clear {
+            out[45 + p as usize] = 1.0;
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {
