@@ -14,8 +14,12 @@ use common::bao::{Z, pos_with};
 use common::rng::Rng;
 
 fn observation<G: Game>(pos: &G) -> Vec<f32> {
+    observation_by(pos, pos.side_to_move())
+}
+
+fn observation_by<G: Game>(pos: &G, view: Side) -> Vec<f32> {
     let mut out = vec![0.0; G::observation_len(&pos.rules())];
-    pos.observe(&mut out);
+    pos.observe(view, &mut out);
     out
 }
 
@@ -41,6 +45,13 @@ fn same_for_either_colour<G: Game<Move = u8>>(rules: &G::Rules, seed: u64) {
             let t = pos.to_notation();
             let swapped = G::from_notation(rules, &swapped_two_row(&t)).unwrap();
             assert_eq!(observation(&pos), observation(&swapped), "{t}");
+            // The side that waits sees the same as in the swapped position.
+            let waiting = pos.side_to_move().other();
+            assert_eq!(
+                observation_by(&pos, waiting),
+                observation_by(&swapped, waiting.other()),
+                "{t}"
+            );
             let total: f32 = observation(&pos).iter().sum();
             assert_eq!(
                 total as u32,
@@ -138,4 +149,9 @@ fn observation_of_bao_is_rows_hands_nyumba_and_takasia() {
     assert_eq!(obs[34..36], [0., 0.]);
     let takasia: Vec<f32> = obs[37..45].to_vec();
     assert_eq!(takasia, [0., 0., 1., 0., 0., 0., 0., 0.], "a3 takasia'd");
+    // South, waiting, sees his own rows first and no takasia of his.
+    let south = observation_by(&p, Side::South);
+    assert_eq!(south[..8], [1., 0., 0., 0., 0., 0., 0., 0.]);
+    assert_eq!(south[16..24], [1., 2., 3., 4., 5., 6., 7., 8.]);
+    assert!(south[37..].iter().all(|&v| v == 0.0));
 }

@@ -23,7 +23,7 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::core::{Caps, MakeCaps, SearchJob, SearchOut, SolveJob, SolveOut};
 use crate::results::side_name;
 use crate::{
-    GameOverError, IllegalMoveError, InvalidMoveError, NotationError, OptionError,
+    GameOverError, IllegalMoveError, InvalidMoveError, KeteValueError, NotationError, OptionError,
     UnknownVariantError,
 };
 
@@ -75,7 +75,8 @@ pub trait DynPos: Send + Sync {
     /// legal move has it.
     fn text_of_action(&self, action: usize) -> Option<String>;
     fn observation_len(&self) -> usize;
-    fn observe(&self, out: &mut [f32]);
+    /// The observation as `view` sees it (the side to move when `None`).
+    fn observe(&self, view: Option<Side>, out: &mut [f32]);
 }
 
 /// A position of the game `G`: the record of its game, and what the solver
@@ -246,8 +247,9 @@ impl<G: Board> DynPos for PosImpl<G> {
     fn observation_len(&self) -> usize {
         G::observation_len(&self.record.position().rules())
     }
-    fn observe(&self, out: &mut [f32]) {
-        self.record.position().observe(out)
+    fn observe(&self, view: Option<Side>, out: &mut [f32]) {
+        let pos = self.record.position();
+        pos.observe(view.unwrap_or(pos.side_to_move()), out)
     }
 }
 
@@ -351,14 +353,29 @@ fn legal_mask<'py>(py: Python<'py>, inner: &dyn DynPos) -> Bound<'py, PyArray1<b
     mask
 }
 
-/// The observation as a numpy array of float32, written in place.
-fn observation<'py>(py: Python<'py>, inner: &dyn DynPos) -> Bound<'py, PyArray1<f32>> {
+/// The observation as a numpy array of float32, written in place, as
+/// `side` (`"south"`, `"north"`, or `None` for the side to move) sees it.
+fn observation<'py>(
+    py: Python<'py>,
+    inner: &dyn DynPos,
+    side: Option<&str>,
+) -> PyResult<Bound<'py, PyArray1<f32>>> {
+    let view = match side {
+        None => None,
+        Some("south") => Some(Side::South),
+        Some("north") => Some(Side::North),
+        Some(other) => {
+            return Err(KeteValueError::new_err(format!(
+                "side '{other}': 'south' or 'north'"
+            )));
+        }
+    };
     let obs = PyArray1::<f32>::zeros(py, inner.observation_len(), false);
     {
         let mut w = obs.readwrite();
-        inner.observe(w.as_slice_mut().expect("a new array is contiguous"));
+        inner.observe(view, w.as_slice_mut().expect("a new array is contiguous"));
     }
-    obs
+    Ok(obs)
 }
 
 /// A position of a mancala game, with the moves that led to it.
@@ -656,11 +673,16 @@ impl Position {
         self.inner.observation_len()
     }
 
-    /// The position as a numpy array of float32 from the side to move's
-    /// view: his places first, each row from its owner's left (see the
-    /// guide's table of fields per variant).
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        observation(py, self.inner.as_ref())
+    /// The position as a numpy array of float32 as `side` sees it (the
+    /// side to move by default): his places first, each row from its
+    /// owner's left (see the guide's table of fields per variant).
+    #[pyo3(signature = (side = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        side: Option<&str>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        observation(py, self.inner.as_ref(), side)
     }
 
     /// A copy (positions are values: `play` never changes one).
@@ -794,9 +816,14 @@ impl PyGame {
         self.inner.observation_len()
     }
 
-    /// `Position.observation()` of the position now.
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        observation(py, self.inner.as_ref())
+    /// `Position.observation(side)` of the position now.
+    #[pyo3(signature = (side = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        side: Option<&str>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        observation(py, self.inner.as_ref(), side)
     }
 
     /// The legal moves, in the order of the pits; empty once over.

@@ -140,7 +140,7 @@ impl<G: Game> DynBatch for Batch<G> {
         let mut moves = Vec::new();
         for (i, game) in self.games.iter().enumerate() {
             let pos = game.position();
-            pos.observe(&mut obs[i * o..(i + 1) * o]);
+            pos.observe(pos.side_to_move(), &mut obs[i * o..(i + 1) * o]);
             let row = &mut mask[i * a..(i + 1) * a];
             row.fill(false);
             game.legal_moves(&mut moves);

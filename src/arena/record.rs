@@ -183,6 +183,12 @@ pub fn read(path: &Path) -> Result<Vec<GameLine>, ArenaError> {
     Ok(parse(path, &bytes)?.0)
 }
 
+/// The games of the complete lines of `bytes` (the contents of a record
+/// file), as [`read`] reads them.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Vec<GameLine>, ArenaError> {
+    Ok(parse(Path::new("games.jsonl"), bytes)?.0)
+}
+
 /// The games of the complete lines of `bytes`, and where those lines end.
 fn parse(path: &Path, bytes: &[u8]) -> Result<(Vec<GameLine>, usize), ArenaError> {
     let complete = match bytes.iter().rposition(|&b| b == b'\n') {

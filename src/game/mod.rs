@@ -329,11 +329,12 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     fn observation_len(rules: &Self::Rules) -> usize;
 
     /// Writes the position as [`Game::observation_len`] numbers into `out`,
-    /// from the side to move's view (his places first, each row from its
-    /// owner's left), so that one network plays both sides: what a learning
-    /// program reads. Seed counts are counts, flags 0 or 1. History is not
-    /// in it (Oware's repetition is judged by whoever keeps the game).
-    fn observe(&self, out: &mut [f32]);
+    /// as `view` sees it (his places first, each row from its owner's left),
+    /// so that one network plays both sides: what a learning program reads.
+    /// Seed counts are counts, flags 0 or 1; the flags about the move to be
+    /// made (Bao's takasia) are set only when `view` is to move. History is
+    /// not in it (Oware's repetition is judged by whoever keeps the game).
+    fn observe(&self, view: Side, out: &mut [f32]);
 
     /// `Some` once the game is over (ignoring history: see
     /// [`Game::repetition_outcome`]).

@@ -212,14 +212,21 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
         return Err(DbError::Format(format!("format version {}", head[8])));
     }
     let game = crate::variants::db_game([head[9], head[10], head[11]]).map_err(DbError::Format)?;
-    let db = Egtb::empty(game, head[12] as usize)?;
-    let expected = 16 + db.values.len() as u64 + 8;
+    let max_seeds = head[12] as usize;
+    Egtb::check_size(max_seeds)?;
+    // The size the header promises, checked before the table is made: a
+    // damaged header can promise more memory than the machine has.
+    let indexer = Indexer::new(2 * game.pits(), max_seeds);
+    let expected = (0..=max_seeds)
+        .try_fold(16 + 8, |size: u64, n| size.checked_add(indexer.count(n)))
+        .ok_or_else(|| DbError::Format("its header promises more than 2^64 bytes".into()))?;
     let actual = std::fs::metadata(path)?.len();
     if actual != expected {
         return Err(DbError::Format(format!(
             "{actual} bytes, but its header promises {expected}"
         )));
     }
+    let db = Egtb::empty(game, max_seeds)?;
     let mut buf = vec![0u8; 1 << 20];
     for chunk in db.values.chunks(1 << 20) {
         let b = &mut buf[..chunk.len()];

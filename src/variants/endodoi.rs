@@ -346,11 +346,11 @@ impl Game for EnDodoi {
         2 * rules.pits as usize + 2
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, view: Side, out: &mut [f32]) {
         two_row::observe(
             out,
             self.m(),
-            self.side,
+            view,
             |s, i| self.hole(s, i),
             |s| self.captured(s),
         );

@@ -292,11 +292,11 @@ impl Game for Kalah {
         2 * rules.pits as usize + 2
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, view: Side, out: &mut [f32]) {
         two_row::observe(
             out,
             self.pits(),
-            self.side,
+            view,
             |s, i| self.pit(s, i),
             |s| self.store(s),
         );

@@ -527,15 +527,9 @@ impl Game for Oware {
         2 * rules.houses as usize + 2
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, view: Side, out: &mut [f32]) {
         let m = self.houses as usize;
-        two_row::observe(
-            out,
-            m,
-            self.side,
-            |s, i| self.house(s, i),
-            |s| self.store(s),
-        );
+        two_row::observe(out, m, view, |s, i| self.house(s, i), |s| self.store(s));
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -165,7 +165,7 @@ fn check_position<G: Game>(pos: &G, seeds: u32, here: &str) {
     // The observation fills its length with counts and flags, no more.
     let len = G::observation_len(&rules);
     let mut obs = vec![f32::NAN; len + 1];
-    pos.observe(&mut obs);
+    pos.observe(pos.side_to_move(), &mut obs);
     assert!(
         obs[..len].iter().all(|v| v.is_finite() && *v >= 0.0),
         "{here}: observation {obs:?}"

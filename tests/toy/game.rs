@@ -141,8 +141,8 @@ impl Game for Toy {
         8
     }
 
-    fn observe(&self, out: &mut [f32]) {
-        let s = self.side.index();
+    fn observe(&self, view: Side, out: &mut [f32]) {
+        let s = view.index();
         for i in 0..3 {
             out[i] = f32::from(self.pits[3 * s + i]);
             out[3 + i] = f32::from(self.pits[3 * (1 - s) + i]);

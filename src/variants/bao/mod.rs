@@ -309,11 +309,11 @@ impl Game for Bao {
     /// left), the hands, whether each still owns his nyumba, whether the
     /// mtaji stage's first capture has ended the nyumba's privileges, the
     /// mover's takasia'd front pit and the opponent's front pit he must
-    /// clear, each one-hot over 8 pits.
-    fn observe(&self, out: &mut [f32]) {
+    /// clear, each one-hot over 8 pits (zero when `view` is not to move).
+    fn observe(&self, view: Side, out: &mut [f32]) {
         let out = &mut out[..OBSERVATION_LEN];
         out.fill(0.0);
-        let me = self.side;
+        let me = view;
         for (k, side) in [me, me.other()].into_iter().enumerate() {
             for row in 0..2 {
                 for n in 1..=8 {
@@ -324,6 +324,9 @@ impl Game for Bao {
             out[34 + k] = f32::from(u8::from(self.nyumba_owned(side)));
         }
         out[36] = f32::from(u8::from(self.mtaji_captured));
+        if view != self.side {
+            return;
+        }
         if let Some(p) = self.takasia {
             out[37 + p as usize] = 1.0;
         }
