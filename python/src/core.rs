@@ -39,6 +39,10 @@ pub struct Core {
     /// when it changes, as the engine clears it.
     pub(crate) last: Option<Variant>,
     pub(crate) log: Log,
+    /// The seed of the levels' choices (`seed=`): with one, a level plays
+    /// the same move in the same position every time; without, it draws
+    /// from the operating system's randomness.
+    pub(crate) seed: Option<u64>,
 }
 
 impl Core {
@@ -52,6 +56,7 @@ impl Core {
             chosen: Vec::new(),
             last: None,
             log: Log::default(),
+            seed: None,
         }
     }
 
@@ -69,6 +74,15 @@ impl Core {
             "elo" => {
                 self.set_one("UCI_Elo", value)?;
                 self.set_one("UCI_LimitStrength", "true")
+            }
+            "seed" => {
+                self.seed = match value.trim() {
+                    "" | EMPTY | "None" | "none" => None,
+                    v => Some(v.parse::<u64>().map_err(|_| {
+                        format!("seed '{v}' is not a whole number in 0..{}", u64::MAX)
+                    })?),
+                };
+                Ok(())
             }
             _ => self.set_one(key, value),
         }
@@ -301,7 +315,9 @@ pub fn search_record<G: Game>(
         &settings,
         &core.shared,
         player,
-        None,
+        // One seed for the game, mixed with the position: the same move in
+        // the same position, whatever came before.
+        job.core.seed.map(|s| s ^ root.hash()),
         &mut keep,
     );
     if player != Player::Full {

@@ -225,3 +225,20 @@ def test_levels_and_elo_make_kete_weaker_on_purpose():
     assert e.play(kete.Position("bao-kiswahili"), movetime=0.05).best_move
     with pytest.raises(kete.OptionError, match="Level must be one of"):
         e.configure(level="grandmaster")
+
+
+def test_a_seeded_level_plays_the_same_move_in_the_same_position():
+    p = kete.Position("oware").play_all(["C", "f", "A"])
+    for level in ("first-game", "beginner", "club"):
+        moves = set()
+        for _ in range(3):
+            engine = kete.Engine(hash_mb=1, level=level, seed=11)
+            moves.add(engine.best_move(p, nodes=500))
+        assert len(moves) == 1, level
+    # Unseeded, the weakest level varies over many positions' draws.
+    engine = kete.Engine(hash_mb=1, level="first-game")
+    assert len({engine.best_move(p, nodes=500) for _ in range(30)}) > 1
+    with pytest.raises(kete.OptionError, match="seed 'x'"):
+        kete.Engine(seed="x")
+    engine = kete.Engine(level="first-game", seed=3)
+    engine.configure(seed=None)
