@@ -48,7 +48,7 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     (
         "README.md",
         "$ python3 -m venv venv && venv/bin/pip install ./python",
-        "builds the Python package (minutes); .ci/run installs it the same way and runs its tests",
+        "builds the Python package (minutes); .ci/run builds it as a wheel (.ci/wheel.sh), installs it and runs its tests",
     ),
     (
         "README.md",
@@ -113,7 +113,12 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     (
         "docs/guide/08-python.md",
         "$ python3 -m venv venv",
-        "builds the package (minutes); .ci/run installs it into target/python-venv the same way and runs its tests",
+        "builds the package (minutes); .ci/run builds it as a wheel (.ci/wheel.sh), installs it and runs its tests",
+    ),
+    (
+        "docs/guide/09-learning.md",
+        "$ bash .ci/wheel.sh",
+        "builds the wheel and runs the package's tests in a fresh virtualenv (minutes); .ci/run runs it",
     ),
     (
         "docs/guide/08-python.md",

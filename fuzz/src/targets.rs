@@ -24,8 +24,11 @@ use parking_lot::Mutex;
 #[path = "../../src/bin/kete/serve/api.rs"]
 mod api;
 
-/// Every target by name, in the order `kete-fuzz --list` shows.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+/// A target: any bytes in, a panic when a property fails.
+pub type Target = fn(&[u8]);
+
+/// Every target by name, in the order the usage line lists them.
+pub const TARGETS: &[(&str, Target)] = &[
     ("position", position),
     ("move_text", move_text),
     ("protocol", protocol),
@@ -38,7 +41,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
 ];
 
 /// The target called `name`.
-pub fn by_name(name: &str) -> Option<fn(&[u8])> {
+pub fn by_name(name: &str) -> Option<Target> {
     TARGETS.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
 }
 
