@@ -429,3 +429,24 @@ fn egtb_prepare_builds_each_database_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_database_larger_than_the_machine_is_refused_with_its_size() {
+    // 8 pits a row up to 60 seeds: 10^16 positions; up to 120: past 2^64
+    // (found by fuzzing the file header, whose sizes the loader now checks
+    // the same way). Both used to end the process asking for the memory.
+    for (seeds, count) in [("60", "10830060261901380"), ("120", "more than 2^64")] {
+        let out = Command::new(KETE)
+            .args(["egtb", "build", "--variant", "kalah", "--pits", "8"])
+            .args(["--max-seeds", seeds, "--out", "/dev/null"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("has {count} positions, a byte each")),
+            "{err}"
+        );
+        assert!(!err.contains("panicked") && !err.contains("memory allocation"));
+    }
+}

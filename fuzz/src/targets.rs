@@ -253,7 +253,9 @@ fn bounded(line: &str) -> Option<String> {
 pub fn protocol(data: &[u8]) {
     let out = Captured::default();
     let mut engine = Engine::new(Output::new(Box::new(out.clone())));
-    let mut input = Vec::new();
+    // No database folder (an `isready` would open or build databases in
+    // the user's cache) and the smallest table: each input starts fast.
+    let mut input = b"setoption name EgtbDir value <empty>\nsetoption name Hash value 1\n".to_vec();
     for raw in data.split(|&b| b == b'\n').take(64) {
         let line = text(raw);
         if let Some(l) = bounded(&line) {

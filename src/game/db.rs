@@ -70,10 +70,11 @@ impl DbGame {
     }
 
     /// The boards a database of up to `seeds` seeds holds (its size in
-    /// bytes: one a board).
+    /// bytes: one a board); `u64::MAX` when that does not fit in 64 bits.
     pub fn boards(&self, seeds: usize) -> u64 {
-        let ix = Indexer::new(2 * self.pits(), seeds);
-        (0..=seeds).map(|n| ix.count(n)).sum()
+        Indexer::try_new(2 * self.pits(), seeds)
+            .and_then(|ix| (0..=seeds).try_fold(0u64, |sum, n| sum.checked_add(ix.count(n))))
+            .unwrap_or(u64::MAX)
     }
 
     /// [`DbGame::largest_within`], `None` where not one seed fits.

@@ -13,8 +13,15 @@ pub struct Indexer {
 }
 
 impl Indexer {
-    /// Tables for boards of `pits` pits and up to `max_seeds` seeds.
+    /// Tables for boards of `pits` pits and up to `max_seeds` seeds; the
+    /// counts must fit in 64 bits (see [`Indexer::try_new`]).
     pub fn new(pits: usize, max_seeds: usize) -> Indexer {
+        Self::try_new(pits, max_seeds).expect("the board counts fit in 64 bits")
+    }
+
+    /// [`Indexer::new`], or `None` when some count of boards does not fit
+    /// in 64 bits (sizes read from a file or a command line).
+    pub fn try_new(pits: usize, max_seeds: usize) -> Option<Indexer> {
         let mut ways = vec![vec![0u64; max_seeds + 1]; pits + 1];
         ways[0][0] = 1;
         for k in 1..=pits {
@@ -23,15 +30,15 @@ impl Indexer {
             let prev = ways[k - 1].clone();
             let mut sum = 0u64;
             for (w, p) in ways[k].iter_mut().zip(prev) {
-                sum += p;
+                sum = sum.checked_add(p)?;
                 *w = sum;
             }
         }
-        Indexer {
+        Some(Indexer {
             pits,
             max_seeds,
             ways,
-        }
+        })
     }
 
     pub fn pits(&self) -> usize {

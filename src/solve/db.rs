@@ -96,7 +96,7 @@ impl Egtb {
     /// `max_seeds` seeds.
     pub(crate) fn empty(game: DbGame, max_seeds: usize) -> Result<Egtb, DbError> {
         Self::check_size(max_seeds)?;
-        let indexer = Indexer::new(2 * game.pits(), max_seeds);
+        let indexer = Self::indexer_for(game, max_seeds)?;
         let mut offsets = vec![0u64];
         for n in 0..=max_seeds {
             offsets.push(offsets[n] + indexer.count(n));
@@ -112,6 +112,17 @@ impl Egtb {
             indexer,
             offsets,
             values,
+        })
+    }
+
+    /// The numbering of `game`'s boards of up to `max_seeds` seeds, if
+    /// their count fits in 64 bits.
+    fn indexer_for(game: DbGame, max_seeds: usize) -> Result<Indexer, DbError> {
+        Indexer::try_new(2 * game.pits(), max_seeds).ok_or_else(|| {
+            DbError::Unsupported(format!(
+                "{} with up to {max_seeds} seeds has more than 2^64 positions",
+                game.describe()
+            ))
         })
     }
 
@@ -216,7 +227,7 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
     Egtb::check_size(max_seeds)?;
     // The size the header promises, checked before the table is made: a
     // damaged header can promise more memory than the machine has.
-    let indexer = Indexer::new(2 * game.pits(), max_seeds);
+    let indexer = Egtb::indexer_for(game, max_seeds)?;
     let expected = (0..=max_seeds)
         .try_fold(16 + 8, |size: u64, n| size.checked_add(indexer.count(n)))
         .ok_or_else(|| DbError::Format("its header promises more than 2^64 bytes".into()))?;

@@ -199,7 +199,26 @@ pub fn check_request(game: DbGame, max_seeds: usize) -> Result<(), DbError> {
             game.describe()
         )));
     }
-    Egtb::check_size(max_seeds)
+    Egtb::check_size(max_seeds)?;
+    // A byte a position: a table larger than the machine's memory cannot
+    // be built, and asking for it would end the process.
+    let boards = game.boards(max_seeds);
+    if let Some(memory) = crate::solve::cache::total_memory()
+        && boards > memory
+    {
+        let count = if boards == u64::MAX {
+            "more than 2^64".to_string()
+        } else {
+            boards.to_string()
+        };
+        return Err(DbError::Unsupported(format!(
+            "{} with up to {max_seeds} seeds has {count} positions, a byte each: \
+             more than this machine's {} MiB of memory",
+            game.describe(),
+            memory >> 20
+        )));
+    }
+    Ok(())
 }
 
 /// Reports from the worker threads through the caller's callback, which
