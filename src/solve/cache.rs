@@ -27,28 +27,7 @@ pub fn default_dir() -> Option<PathBuf> {
     Some(cache.join("kete").join("egtb"))
 }
 
-/// Bytes of memory the machine can still give (Linux: `MemAvailable`),
-/// or a modest 4 GiB where it cannot be read.
-pub fn available_memory() -> u64 {
-    meminfo("MemAvailable:").unwrap_or(4 << 30)
-}
-
-/// Bytes of memory the machine has (Linux: `MemTotal`), if it can be read.
-pub fn total_memory() -> Option<u64> {
-    meminfo("MemTotal:")
-}
-
-/// A line of `/proc/meminfo`, in bytes.
-fn meminfo(key: &str) -> Option<u64> {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix(key))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map(|kb| kb << 10)
-}
+pub use super::memory::{available_memory, total_memory};
 
 fn file_name(game: DbGame, seeds: usize) -> String {
     format!("{}-{seeds}.egtb", game.slug())

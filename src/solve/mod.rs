@@ -18,6 +18,7 @@ pub mod cache;
 pub mod db;
 pub mod egtb;
 mod graph;
+pub mod memory;
 pub mod pns;
 pub mod resources;
 mod search;

@@ -203,7 +203,7 @@ pub fn check_request(game: DbGame, max_seeds: usize) -> Result<(), DbError> {
     // A byte a position: a table larger than the machine's memory cannot
     // be built, and asking for it would end the process.
     let boards = game.boards(max_seeds);
-    if let Some(memory) = crate::solve::cache::total_memory()
+    if let Some(memory) = crate::solve::memory::total_memory()
         && boards > memory
     {
         let count = if boards == u64::MAX {
