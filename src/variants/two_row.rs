@@ -435,6 +435,28 @@ impl Tracer {
     }
 }
 
+/// The observation of a two-row game ([`crate::game::Game::observe`]) as
+/// `view` sees it: his pits from his left, the opponent's from the
+/// opponent's, then his store and the opponent's. `row(side, i)` is the seeds in
+/// `side`'s pit `i` from that side's left.
+pub fn observe(
+    out: &mut [f32],
+    m: usize,
+    view: Side,
+    row: impl Fn(Side, usize) -> u8,
+    store: impl Fn(Side) -> u32,
+) {
+    let (own, theirs) = out[..2 * m + 2].split_at_mut(m);
+    for (i, o) in own.iter_mut().enumerate() {
+        *o = f32::from(row(view, i));
+    }
+    for (i, o) in theirs[..m].iter_mut().enumerate() {
+        *o = f32::from(row(view.other(), i));
+    }
+    theirs[m] = store(view) as f32;
+    theirs[m + 1] = store(view.other()) as f32;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -505,26 +527,4 @@ mod tests {
             Err(MoveError::Syntax(_))
         ));
     }
-}
-
-/// The observation of a two-row game ([`crate::game::Game::observe`]) as
-/// `view` sees it: his pits from his left, the opponent's from the
-/// opponent's, then his store and the opponent's. `row(side, i)` is the seeds in
-/// `side`'s pit `i` from that side's left.
-pub fn observe(
-    out: &mut [f32],
-    m: usize,
-    view: Side,
-    row: impl Fn(Side, usize) -> u8,
-    store: impl Fn(Side) -> u32,
-) {
-    let (own, theirs) = out[..2 * m + 2].split_at_mut(m);
-    for (i, o) in own.iter_mut().enumerate() {
-        *o = f32::from(row(view, i));
-    }
-    for (i, o) in theirs[..m].iter_mut().enumerate() {
-        *o = f32::from(row(view.other(), i));
-    }
-    theirs[m] = store(view) as f32;
-    theirs[m + 1] = store(view.other()) as f32;
 }
