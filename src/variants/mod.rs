@@ -7,6 +7,7 @@ pub mod endodoi;
 pub mod kalah;
 pub mod net;
 pub mod oware;
+pub mod togyz;
 pub mod two_row;
 
 #[cfg(feature = "toy")]
@@ -19,6 +20,7 @@ use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Kalah, KalahRules};
 use oware::{Oware, OwareRules};
+use togyz::{Togyz, TogyzRules};
 
 pub use crate::options::{OptionKind, VariantOption};
 pub use net::{MAX_HIDDEN_WEIGHT, NetFile, QA, QB};
@@ -217,6 +219,11 @@ registry! {
         title "Bao la Kiswahili",
         starts BaoRules::kiswahili(),
         solver provable;
+    TogyzKumalak(TogyzRules) = Togyz,
+        names ["togyz-kumalak", "togyz", "togyzkumalak", "togyz-qumalaq", "toguz-korgool"],
+        title "Togyz Kumalak",
+        starts TogyzRules::default(),
+        solver solvable;
     // A test-only game (tests/toy/game.rs), registered like the others when
     // the `toy` feature is on: see tests/toy_game.rs.
     #[cfg(feature = "toy")]

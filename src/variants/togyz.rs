@@ -1,0 +1,796 @@
+//! Togyz Kumalak (Kazakh; Toguz Korgool in Kyrgyz), as `protocol/RULES.md`
+//! states it from the federation's rules.
+//!
+//! The otaus are one array in sowing order: South's `0..m`, North's `m..2m`
+//! (m = 9 on the tournament board). A tuzdyk is remembered as the cell it
+//! sits on; a kumalak sown into it goes straight to its owner's kazan, so
+//! the cell itself is always empty.
+
+use crate::game::{
+    Board, Cell, CellKind, EndReason, Evaluator, Game, MoveError, NotationError, Outcome, PHASE,
+    Side, SolveGame, TraceStep, linear_eval, linear_terms,
+};
+use crate::options::{RuleOption, RuleOptions};
+
+/// Most otaus a row can have: the tournament board's nine.
+pub const MAX_PITS: u8 = 9;
+/// Fewest otaus a row can have (three: a tuzdyk needs a place besides the
+/// last otau, and Bestemshe's five fit).
+pub const MIN_PITS: u8 = 3;
+/// Most kumalaks an otau starts with (9 × 18 = 162: every count fits a byte).
+pub const MAX_SEEDS: u8 = 9;
+const CELLS: usize = 2 * MAX_PITS as usize;
+/// No tuzdyk.
+const NONE: u8 = u8::MAX;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TogyzRules {
+    pub pits: u8,
+    pub seeds: u8,
+}
+
+impl Default for TogyzRules {
+    fn default() -> Self {
+        TogyzRules { pits: 9, seeds: 9 }
+    }
+}
+
+impl TogyzRules {
+    /// Bestemshe, the children's game on a board of five otaus of five.
+    pub fn bestemshe() -> TogyzRules {
+        TogyzRules { pits: 5, seeds: 5 }
+    }
+}
+
+impl RuleOptions for TogyzRules {
+    const OPTIONS: &'static [RuleOption<Self>] = &[
+        crate::spin_option!(TogyzRules, "Pits", pits, MIN_PITS, MAX_PITS, aliases: ["otaus"],
+            flag: "pits", label: "Otaus per side", help: "pits (houses, holes) per row"),
+        crate::spin_option!(TogyzRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: ["kumalaks"],
+            flag: "seeds", label: "Kumalaks per otau", help: "seeds per pit at the start"),
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Togyz {
+    cells: [u8; CELLS],
+    kazans: [u8; 2],
+    /// The cell of each side's tuzdyk (on the opponent's row), or [`NONE`].
+    tuzdyks: [u8; 2],
+    pits: u8,
+    seeds: u8,
+    side: Side,
+}
+
+/// A move: the otau sown from, 0-based from the mover's own left (otau 1
+/// is 0).
+pub type OtauMove = u8;
+
+impl Togyz {
+    fn m(&self) -> usize {
+        self.pits as usize
+    }
+
+    fn row(&self, side: Side) -> std::ops::Range<usize> {
+        let m = self.m();
+        side.index() * m..side.index() * m + m
+    }
+
+    /// Kumalaks in `side`'s otau `index` (0-based from that side's left).
+    pub fn otau(&self, side: Side, index: usize) -> u8 {
+        self.cells[self.row(side).start + index]
+    }
+
+    /// Kumalaks in `side`'s kazan.
+    pub fn kazan(&self, side: Side) -> u32 {
+        self.kazans[side.index()] as u32
+    }
+
+    /// The otau (0-based on the opponent's row, from the opponent's left)
+    /// that is `side`'s tuzdyk.
+    pub fn tuzdyk(&self, side: Side) -> Option<usize> {
+        let t = self.tuzdyks[side.index()];
+        (t != NONE).then(|| t as usize - self.row(side.other()).start)
+    }
+
+    pub fn row_seeds(&self, side: Side) -> u32 {
+        self.cells[self.row(side)].iter().map(|&v| v as u32).sum()
+    }
+
+    /// The otaus in sowing order from South's first.
+    pub fn board(&self) -> Vec<u8> {
+        self.cells[..2 * self.m()].to_vec()
+    }
+
+    fn total(&self) -> u32 {
+        2 * self.m() as u32 * self.seeds as u32
+    }
+
+    /// The owner of the tuzdyk on cell `c`, if there is one.
+    fn tuzdyk_owner(&self, c: usize) -> Option<Side> {
+        [Side::South, Side::North]
+            .into_iter()
+            .find(|s| self.tuzdyks[s.index()] as usize == c)
+    }
+
+    /// Whether `side`, whose last kumalak made cell `c` of the opponent's
+    /// row hold three, turns it into his tuzdyk: he has none yet, it is not
+    /// the opponent's last otau, and the opponent's tuzdyk (on `side`'s
+    /// row) does not have the same number.
+    fn can_make_tuzdyk(&self, side: Side, c: usize) -> bool {
+        let them = self.row(side.other());
+        let index = c - them.start;
+        self.tuzdyks[side.index()] == NONE
+            && index + 1 < self.m()
+            && self.tuzdyk(side.other()) != Some(index)
+    }
+
+    /// The cells the kumalaks of `mv` fall into, in order (a tuzdyk
+    /// included), for the sowing and its telling seed by seed: the first
+    /// back into the otau emptied, unless it held a single kumalak, which
+    /// moves on to the next otau.
+    fn drops(&self, mv: OtauMove) -> impl Iterator<Item = usize> {
+        let ring = 2 * self.m();
+        let from = self.row(self.side).start + mv as usize;
+        let n = self.cells[from] as usize;
+        let first = if n == 1 { 1 } else { 0 };
+        (first..first + n).map(move |k| (from + k) % ring)
+    }
+
+    /// What the last kumalak, in cell `last`, does: a capture of an even
+    /// count, or a tuzdyk, on the opponent's row.
+    fn settle(&mut self, last: usize) -> Settled {
+        let me = self.side;
+        if !self.row(me.other()).contains(&last) || self.tuzdyk_owner(last).is_some() {
+            return Settled::Nothing;
+        }
+        let v = self.cells[last];
+        if v % 2 == 0 {
+            self.cells[last] = 0;
+            self.kazans[me.index()] += v;
+            Settled::Capture(v)
+        } else if v == 3 && self.can_make_tuzdyk(me, last) {
+            self.cells[last] = 0;
+            self.kazans[me.index()] += 3;
+            self.tuzdyks[me.index()] = last as u8;
+            Settled::Tuzdyk
+        } else {
+            Settled::Nothing
+        }
+    }
+
+    fn candidates(&self) -> impl Iterator<Item = OtauMove> + '_ {
+        self.cells[self.row(self.side)]
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v > 0)
+            .map(|(i, _)| i as OtauMove)
+    }
+
+    /// Whether `mv` (legal here) makes a tuzdyk.
+    pub fn makes_tuzdyk(&self, mv: OtauMove) -> bool {
+        self.play(mv).tuzdyks[self.side.index()] != self.tuzdyks[self.side.index()]
+    }
+
+    /// The most kumalaks the mover takes with one move now (a tuzdyk's three
+    /// counted, the kumalaks sown into tuzdyks not).
+    fn best_capture(&self) -> u32 {
+        let me = self.side;
+        self.candidates()
+            .map(|mv| {
+                let mut next = *self;
+                let last = next.sow(mv);
+                let before = next.kazan(me);
+                next.settle(last);
+                next.kazan(me) - before
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Sows `mv` and returns the cell of the last kumalak; captures are not
+    /// taken yet ([`Togyz::settle`]) and the side to move is unchanged.
+    fn sow(&mut self, mv: OtauMove) -> usize {
+        let ring = 2 * self.m();
+        let from = self.row(self.side).start + mv as usize;
+        let n = std::mem::take(&mut self.cells[from]);
+        // As `drops`, without a list: the first kumalak back into the otau
+        // emptied, a single one on to the next.
+        let mut c = if n == 1 { (from + 1) % ring } else { from };
+        for k in 0..n {
+            if k > 0 {
+                c = if c + 1 == ring { 0 } else { c + 1 };
+            }
+            match self.tuzdyk_owner(c) {
+                Some(owner) => self.kazans[owner.index()] += 1,
+                None => self.cells[c] += 1,
+            }
+        }
+        c
+    }
+}
+
+/// What the last kumalak of a move did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Settled {
+    Nothing,
+    Capture(u8),
+    Tuzdyk,
+}
+
+impl Board for Togyz {
+    fn cells(&self) -> Vec<Cell> {
+        let m = self.m();
+        let mut cells: Vec<Cell> = (0..2 * m)
+            .map(|c| {
+                let (side, col) = if c < m {
+                    (Side::South, c)
+                } else {
+                    (Side::North, c - m)
+                };
+                Cell {
+                    side,
+                    kind: CellKind::Pit,
+                    row: 0,
+                    col: col as u8,
+                    name: (col + 1).to_string(),
+                    seeds: self.cells[c] as u32,
+                    marks: if self.tuzdyk_owner(c).is_some() {
+                        vec!["tuzdyk"]
+                    } else {
+                        Vec::new()
+                    },
+                }
+            })
+            .collect();
+        for side in [Side::South, Side::North] {
+            cells.push(Cell {
+                side,
+                kind: CellKind::Store,
+                row: 0,
+                col: m as u8,
+                name: format!("{}-kazan", side.letter()),
+                seeds: self.kazan(side),
+                marks: Vec::new(),
+            });
+        }
+        cells
+    }
+
+    fn move_cell(&self, mv: OtauMove) -> usize {
+        self.row(self.side).start + mv as usize
+    }
+
+    /// Sows kumalak by kumalak (one falling into a tuzdyk goes on to its
+    /// owner's kazan), then takes what the last one decides.
+    fn play_traced(&self, mv: OtauMove) -> (Togyz, Vec<TraceStep>) {
+        let m = self.m();
+        let kazan = |s: Side| 2 * m + s.index();
+        let from = self.move_cell(mv);
+        let mut steps = vec![TraceStep::Lift {
+            cell: from,
+            seeds: self.cells[from] as u32,
+        }];
+        for c in self.drops(mv) {
+            steps.push(TraceStep::Drop { cell: c });
+            if let Some(owner) = self.tuzdyk_owner(c) {
+                steps.push(TraceStep::Take {
+                    from: c,
+                    to: kazan(owner),
+                    seeds: 1,
+                });
+            }
+        }
+        let mut next = *self;
+        let last = next.sow(mv);
+        let before = next.cells[last];
+        match next.settle(last) {
+            Settled::Nothing => {}
+            Settled::Capture(v) => {
+                steps.push(TraceStep::Note {
+                    text: format!("an even count: capture of {v} kumalaks"),
+                });
+                steps.push(TraceStep::Take {
+                    from: last,
+                    to: kazan(self.side),
+                    seeds: v as u32,
+                });
+            }
+            Settled::Tuzdyk => {
+                steps.push(TraceStep::Note {
+                    text: format!(
+                        "three kumalaks: otau {} becomes a tuzdyk",
+                        last - self.row(self.side.other()).start + 1
+                    ),
+                });
+                steps.push(TraceStep::Take {
+                    from: last,
+                    to: kazan(self.side),
+                    seeds: before as u32,
+                });
+            }
+        }
+        next.side = self.side.other();
+        (next, steps)
+    }
+}
+
+impl Game for Togyz {
+    type Move = OtauMove;
+    type Eval = TogyzEval;
+    type Rules = TogyzRules;
+
+    // Kumalaks travel round the ring without a capture for a while, so a
+    // position can come back; the rules have no repetition rule.
+    const CAN_REPEAT: bool = true;
+
+    fn start(rules: &TogyzRules) -> Togyz {
+        let mut cells = [0u8; CELLS];
+        cells[..2 * rules.pits as usize].fill(rules.seeds);
+        Togyz {
+            cells,
+            kazans: [0, 0],
+            tuzdyks: [NONE, NONE],
+            pits: rules.pits,
+            seeds: rules.seeds,
+            side: Side::South,
+        }
+    }
+
+    fn rules(&self) -> TogyzRules {
+        TogyzRules {
+            pits: self.pits,
+            seeds: self.seeds,
+        }
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self, out: &mut Vec<OtauMove>) {
+        out.clear();
+        if self.outcome().is_none() {
+            out.extend(self.candidates());
+        }
+    }
+
+    fn play(&self, mv: OtauMove) -> Togyz {
+        let mut next = *self;
+        let last = next.sow(mv);
+        next.settle(last);
+        next.side = self.side.other();
+        next
+    }
+
+    // An action is an otau of the mover's row, numbered from his left
+    // (otau 1 = 0).
+    fn action_count(rules: &TogyzRules) -> usize {
+        rules.pits as usize
+    }
+
+    fn action_of(mv: OtauMove) -> usize {
+        mv as usize
+    }
+
+    fn move_of_action(rules: &TogyzRules, action: usize) -> Option<OtauMove> {
+        (action < rules.pits as usize).then_some(action as OtauMove)
+    }
+
+    // The otaus (the viewer's from his left, then the opponent's from
+    // his), the two kazans, then a flag for each otau that is a tuzdyk (in
+    // the same order).
+    fn observation_len(rules: &TogyzRules) -> usize {
+        4 * rules.pits as usize + 2
+    }
+
+    fn observe(&self, view: Side, out: &mut [f32]) {
+        let m = self.m();
+        for (k, side) in [view, view.other()].into_iter().enumerate() {
+            for i in 0..m {
+                let c = self.row(side).start + i;
+                out[k * m + i] = f32::from(self.cells[c]);
+                out[2 * m + 2 + k * m + i] = f32::from(self.tuzdyk_owner(c).is_some() as u8);
+            }
+        }
+        out[2 * m] = self.kazan(view) as f32;
+        out[2 * m + 1] = self.kazan(view.other()) as f32;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let (s, n) = (self.kazan(Side::South), self.kazan(Side::North));
+        let half = self.total() / 2;
+        if s > half || n > half {
+            return Some(Outcome::by_count(s, n));
+        }
+        if self.row_seeds(self.side) > 0 {
+            return None;
+        }
+        // The player to move cannot (atsyz kalu): the kumalaks left, all on
+        // his opponent's row, go to the opponent.
+        let mut counts = [s, n];
+        counts[self.side.other().index()] += self.row_seeds(self.side.other());
+        Some(Outcome::by_count(counts[0], counts[1]))
+    }
+
+    fn end_reason(&self) -> Option<EndReason> {
+        // The same tests, in the same order, as `outcome`.
+        let half = self.total() / 2;
+        for side in [Side::South, Side::North] {
+            if self.kazan(side) > half {
+                return Some(EndReason::Majority(side));
+            }
+        }
+        (self.row_seeds(self.side) == 0).then_some(EndReason::EmptyRow(self.side))
+    }
+
+    fn total_seeds(&self) -> u32 {
+        let (s, n) = self.seed_count().expect("a counting game");
+        s + n
+    }
+
+    fn gained(&self, side: Side) -> u32 {
+        self.kazan(side)
+    }
+
+    fn seed_count(&self) -> Option<(u32, u32)> {
+        Some((
+            self.kazan(Side::South) + self.row_seeds(Side::South),
+            self.kazan(Side::North) + self.row_seeds(Side::North),
+        ))
+    }
+
+    fn hash(&self) -> u64 {
+        let mut words = [0u64; 4];
+        for (i, &c) in self.cells.iter().enumerate() {
+            words[i / 8] |= (c as u64) << (8 * (i % 8));
+        }
+        words[2] |= (self.kazans[0] as u64) << 16
+            | (self.kazans[1] as u64) << 24
+            | (self.tuzdyks[0] as u64) << 32
+            | (self.tuzdyks[1] as u64) << 40
+            | (self.side as u64) << 48;
+        words[3] = (self.pits as u64) | (self.seeds as u64) << 8;
+        crate::game::mix_words(&words)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<OtauMove, MoveError> {
+        let t = text.trim();
+        let m = self.m();
+        let syntax = || {
+            MoveError::Syntax(format!(
+                "'{t}': a move is an otau number 1..{m}, with an x after it if it makes a tuzdyk"
+            ))
+        };
+        let (digits, marked) = match t.strip_suffix(['x', 'X']) {
+            Some(d) => (d, true),
+            None => (t, false),
+        };
+        if digits.len() != 1 {
+            return Err(syntax());
+        }
+        let n = digits
+            .chars()
+            .next()
+            .and_then(|c| c.to_digit(10))
+            .ok_or_else(syntax)? as usize;
+        if n == 0 || n > m {
+            return Err(MoveError::Illegal(format!(
+                "'{t}': there is no otau {n} on a board of {m} otaus a side"
+            )));
+        }
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mv = (n - 1) as OtauMove;
+        if self.otau(self.side, n - 1) == 0 {
+            let why = if self.tuzdyk(self.side.other()) == Some(n - 1) {
+                "is the opponent's tuzdyk"
+            } else {
+                "is empty"
+            };
+            return Err(MoveError::Illegal(format!("otau {n} {why}")));
+        }
+        if marked && !self.makes_tuzdyk(mv) {
+            return Err(MoveError::Illegal(format!(
+                "'{t}': sowing otau {n} makes no tuzdyk (write {n})"
+            )));
+        }
+        Ok(mv)
+    }
+
+    /// The otau's number, and `x` where the move makes a tuzdyk (as players
+    /// mark it in their records).
+    fn format_move(&self, mv: OtauMove) -> String {
+        let n = mv as usize + 1;
+        if self.makes_tuzdyk(mv) {
+            format!("{n}x")
+        } else {
+            n.to_string()
+        }
+    }
+
+    fn from_notation(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
+        parse_token(rules, text)
+    }
+
+    fn to_notation(&self) -> String {
+        let mut s = String::with_capacity(64);
+        for c in 0..2 * self.m() {
+            if self.tuzdyk_owner(c).is_some() {
+                s.push('X');
+            } else {
+                s.push_str(&self.cells[c].to_string());
+            }
+            s.push('-');
+        }
+        s.push_str(&format!(
+            "{}-{}-{}",
+            self.kazans[0],
+            self.kazans[1],
+            self.side.letter()
+        ));
+        s
+    }
+
+    fn diagram(&self) -> String {
+        let m = self.m();
+        let cell = |c: usize| {
+            if self.tuzdyk_owner(c).is_some() {
+                "  X ".to_string()
+            } else {
+                format!("{:>3} ", self.cells[c])
+            }
+        };
+        let mut out = String::from("      ");
+        for j in (0..m).rev() {
+            out.push_str(&format!("  {} ", j + 1));
+        }
+        out.push_str("\n      ");
+        for j in (0..m).rev() {
+            out.push_str(&cell(m + j));
+        }
+        out.push_str(&format!(
+            "\n{:>4}  {}{:>4}\n      ",
+            self.kazan(Side::North),
+            " ".repeat(4 * m),
+            self.kazan(Side::South)
+        ));
+        for i in 0..m {
+            out.push_str(&cell(i));
+        }
+        out.push_str("\n      ");
+        for i in 0..m {
+            out.push_str(&format!("  {} ", i + 1));
+        }
+        out.push('\n');
+        crate::game::trim_lines(&out)
+    }
+}
+
+/// Reads `o1-…-o2m-kS-kN-S|N`: the otaus in sowing order from South's
+/// first (a tuzdyk written `X`, belonging to the player across), the two
+/// kazans and the side to move.
+fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
+    let err = |m: String| Err(NotationError(m));
+    let text = text.trim();
+    if text.is_empty() {
+        return err("empty position".into());
+    }
+    if let Some(c) = text.chars().find(|c| c.is_whitespace()) {
+        return err(format!(
+            "a position is one token without spaces, found {c:?}"
+        ));
+    }
+    let fields: Vec<&str> = text.split('-').collect();
+    let n = fields.len();
+    let side = match fields[n - 1] {
+        "S" | "s" => Side::South,
+        "N" | "n" => Side::North,
+        last => {
+            return err(format!(
+                "field {n} (side to move) is '{last}', expected S or N"
+            ));
+        }
+    };
+    if n < 2 * MIN_PITS as usize + 3 || n.is_multiple_of(2) || (n - 3) / 2 > MAX_PITS as usize {
+        return err(format!(
+            "{n} fields: a position has 2m otaus, two kazans and the side to move \
+             (2m+3 fields, m = {MIN_PITS}..{MAX_PITS})"
+        ));
+    }
+    let m = (n - 3) / 2;
+    let mut pos = Togyz::start(&TogyzRules {
+        pits: m as u8,
+        seeds: rules.seeds,
+    });
+    pos.side = side;
+    let most = pos.total();
+    let number = |i: usize, f: &str, what: &str| -> Result<u8, NotationError> {
+        if f.is_empty() || !f.chars().all(|c| c.is_ascii_digit()) {
+            return Err(NotationError(format!(
+                "field {} ({what}) is '{f}', not a number of kumalaks",
+                i + 1
+            )));
+        }
+        f.parse::<u8>()
+            .ok()
+            .filter(|&v| v as u32 <= most)
+            .ok_or_else(|| NotationError(format!("field {} ({what}) is {f}: too many", i + 1)))
+    };
+    for (c, f) in fields[..2 * m].iter().enumerate() {
+        if f.eq_ignore_ascii_case("x") {
+            let owner = if c < m { Side::North } else { Side::South };
+            if pos.tuzdyks[owner.index()] != NONE {
+                return err(format!(
+                    "field {}: a second tuzdyk of {owner:?} (a player has at most one)",
+                    c + 1
+                ));
+            }
+            pos.tuzdyks[owner.index()] = c as u8;
+            pos.cells[c] = 0;
+        } else {
+            pos.cells[c] = number(c, f, "otau")?;
+        }
+    }
+    pos.kazans = [
+        number(2 * m, fields[2 * m], "South's kazan")?,
+        number(2 * m + 1, fields[2 * m + 1], "North's kazan")?,
+    ];
+    for owner in [Side::South, Side::North] {
+        if let Some(i) = pos.tuzdyk(owner) {
+            if i + 1 == m {
+                return err(format!(
+                    "{owner:?}'s tuzdyk is on otau {m}, the last, where none can be made"
+                ));
+            }
+        }
+    }
+    if let (Some(a), Some(b)) = (pos.tuzdyk(Side::South), pos.tuzdyk(Side::North)) {
+        if a == b {
+            return err(format!(
+                "both tuzdyks are on otau {}: a tuzdyk cannot face the opponent's",
+                a + 1
+            ));
+        }
+    }
+    let total = pos.row_seeds(Side::South)
+        + pos.row_seeds(Side::North)
+        + pos.kazan(Side::South)
+        + pos.kazan(Side::North);
+    if total != pos.total() {
+        return err(format!(
+            "kumalak total is {total}, but {m} otaus a side of {} have {} (the board size \
+             follows from the number of fields; the kumalaks per otau come from the Seeds option)",
+            rules.seeds,
+            pos.total()
+        ));
+    }
+    Ok(pos)
+}
+
+/// Togyz Kumalak's evaluators.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TogyzEval {
+    /// The linear evaluation over [`TogyzEval::FEATURES`] with weights
+    /// picked by hand: kazans, tuzdyks (worth more the more kumalaks are
+    /// still to be sown), the kumalaks each side holds and what the mover
+    /// can take now.
+    #[default]
+    Default,
+    /// The difference of the kazans alone.
+    Kazans,
+}
+
+/// Weights per feature, (opening, endgame), in centikumalaks per unit.
+const WEIGHTS: [(i32, i32); 8] = [
+    (100, 100),    // kazans
+    (1000, 100),   // tuzdyk_me
+    (-1000, -100), // tuzdyk_opp
+    (60, 40),      // capture_now
+    (2, 10),       // seeds_me
+    (-2, -10),     // seeds_opp
+    (-10, -30),    // empty_me
+    (10, 30),      // empty_opp
+];
+
+impl Evaluator<Togyz> for TogyzEval {
+    const TABLE: &'static [(Self, &'static [&'static str])] = &[
+        (TogyzEval::Default, &["default", "classic"]),
+        (TogyzEval::Kazans, &["kazans", "plain"]),
+    ];
+
+    const FEATURES: &'static [&'static str] = &[
+        "kazans",
+        "tuzdyk_me",
+        "tuzdyk_opp",
+        "capture_now",
+        "seeds_me",
+        "seeds_opp",
+        "empty_me",
+        "empty_opp",
+    ];
+
+    const WEIGHTS: &'static [(i32, i32)] = &WEIGHTS;
+
+    fn evaluate(&self, pos: &Togyz) -> i32 {
+        match self {
+            TogyzEval::Kazans => self.terms(pos)[0].1,
+            TogyzEval::Default => {
+                let mut f = [0; 8];
+                let phase = Self::features(pos, &mut f);
+                linear_eval(&WEIGHTS, &f, phase)
+            }
+        }
+    }
+
+    fn terms(&self, pos: &Togyz) -> Vec<(&'static str, i32)> {
+        let me = pos.side;
+        match self {
+            TogyzEval::Kazans => vec![(
+                "kazans",
+                100 * (pos.kazan(me) as i32 - pos.kazan(me.other()) as i32),
+            )],
+            TogyzEval::Default => {
+                let mut f = [0; 8];
+                let phase = Self::features(pos, &mut f);
+                linear_terms(Self::FEATURES, &WEIGHTS, &f, phase)
+            }
+        }
+    }
+
+    fn features(pos: &Togyz, out: &mut [i32]) -> i32 {
+        let me = pos.side;
+        let opp = me.other();
+        let empty = |s: Side| pos.cells[pos.row(s)].iter().filter(|&&v| v == 0).count() as i32;
+        out[0] = pos.kazan(me) as i32 - pos.kazan(opp) as i32;
+        out[1] = pos.tuzdyk(me).is_some() as i32;
+        out[2] = pos.tuzdyk(opp).is_some() as i32;
+        out[3] = pos.best_capture() as i32;
+        out[4] = pos.row_seeds(me) as i32;
+        out[5] = pos.row_seeds(opp) as i32;
+        out[6] = empty(me);
+        out[7] = empty(opp);
+        let board = (pos.row_seeds(Side::South) + pos.row_seeds(Side::North)) as i32;
+        (PHASE * board / (pos.total() as i32).max(1)).min(PHASE)
+    }
+}
+
+impl SolveGame for Togyz {
+    fn pits_per_row(&self) -> u32 {
+        self.pits as u32
+    }
+
+    fn banked(&self) -> i32 {
+        let me = self.side_to_move();
+        self.kazan(me) as i32 - self.kazan(me.other()) as i32
+    }
+
+    fn seeds_in_play(&self) -> u32 {
+        self.row_seeds(Side::South) + self.row_seeds(Side::North)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(token: &str) -> Togyz {
+        Togyz::from_notation(&TogyzRules::default(), token).unwrap()
+    }
+
+    #[test]
+    fn a_token_reads_back_to_itself() {
+        let start = Togyz::start(&TogyzRules::default());
+        assert_eq!(
+            start.to_notation(),
+            "9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-9-0-0-S"
+        );
+        assert_eq!(pos(&start.to_notation()), start);
+        let t = "10-0-X-12-1-2-3-4-5-6-7-8-X-10-11-12-13-3-20-35-N";
+        let p = pos(t);
+        assert_eq!(p.to_notation(), t);
+        assert_eq!(p.tuzdyk(Side::North), Some(2));
+        assert_eq!(p.tuzdyk(Side::South), Some(3));
+    }
+}
