@@ -9,6 +9,7 @@ use kete::variants::bao::{Bao, BaoRules};
 use kete::variants::endodoi::{EnDodoi, EnDodoiRules};
 use kete::variants::kalah::{Capture, Kalah, KalahRules};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
+use kete::variants::togyz::{Togyz, TogyzRules};
 
 /// Kalah(6,4), standard capture, d = 1..10 (kalah.md, "Published facts").
 const KALAH_STANDARD: &[(u32, u64)] = &[
@@ -177,6 +178,24 @@ fn endodoi_perft_1_to_8() {
     let start = EnDodoi::start(&EnDodoiRules::default());
     check_counts(&start, ENDODOI);
     assert_eq!(perft(&start, 8, false).sequences, 274834);
+}
+
+/// Togyz Kumalak from the start: the counts two independent programs
+/// (toguzcpp and 9Qumalaqv2, each its own perft) agree on, depths 1 to 7.
+const TOGYZ: &[(u32, u64)] = &[
+    (1, 9),
+    (2, 73),
+    (3, 613),
+    (4, 5199),
+    (5, 43184),
+    (6, 360035),
+];
+
+#[test]
+fn togyz_kumalak_perft_1_to_7() {
+    let start = Togyz::start(&TogyzRules::default());
+    check_counts(&start, TOGYZ);
+    assert_eq!(perft(&start, 7, false).sequences, 3003052);
 }
 
 #[test]

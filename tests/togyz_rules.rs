@@ -6,7 +6,7 @@
 //! in the kazans.
 
 use kete::game::{EndReason, Game, GameResult, MoveError, Side};
-use kete::variants::togyz::{Togyz, TogyzRules};
+use kete::variants::togyz::{Atsyz, Togyz, TogyzRules};
 
 fn pos(token: &str) -> Togyz {
     Togyz::from_notation(&TogyzRules::default(), token).unwrap()
@@ -97,16 +97,36 @@ fn three_made_on_the_opponents_side_is_a_tuzdyk() {
 }
 
 #[test]
-fn a_tuzdyk_is_written_with_an_x_after_the_otau() {
+fn a_move_is_written_as_the_otau_played_and_the_otau_reached() {
+    let start = Togyz::start(&TogyzRules::default());
+    // Otau 7's nine kumalaks end in North's otau 6, which then holds ten.
+    assert_eq!(start.format_move(6), "76");
+    for text in ["76", "7", " 76 ", "76(10)"] {
+        assert_eq!(start.parse_move(text), Ok(6), "{text}");
+    }
+    // What is written besides the otau played must be what the move does.
+    assert!(
+        matches!(start.parse_move("75"), Err(MoveError::Illegal(m)) if m.contains("falls into otau 6"))
+    );
+    assert!(
+        matches!(start.parse_move("76(12)"), Err(MoveError::Illegal(m)) if m.contains("holds 10"))
+    );
+    assert!(matches!(start.parse_move("0"), Err(MoveError::Illegal(_))));
+    assert!(matches!(start.parse_move("a"), Err(MoveError::Syntax(_))));
+    assert!(matches!(start.parse_move("765"), Err(MoveError::Syntax(_))));
+}
+
+#[test]
+fn a_tuzdyk_is_written_with_an_x_after_the_move() {
     let p = pos("0-0-0-0-0-0-0-0-2-2-1-1-1-1-1-1-1-1-76-74-S");
-    assert_eq!(p.format_move(8), "9x");
-    assert_eq!(p.parse_move("9x"), Ok(8));
-    assert_eq!(p.parse_move("9X"), Ok(8));
+    assert_eq!(p.format_move(8), "91x");
+    for text in ["91x", "91X", "9x", "91\u{425}", "91", "9"] {
+        assert_eq!(p.parse_move(text), Ok(8), "{text}");
+    }
     // The x may be left out, but not claimed for a move that makes none.
-    assert_eq!(p.parse_move("9"), Ok(8));
     let q = pos("0-0-0-0-0-0-0-0-2-4-1-1-1-1-1-1-1-1-76-72-S");
-    assert_eq!(q.format_move(8), "9");
-    assert!(matches!(q.parse_move("9x"), Err(MoveError::Illegal(m)) if m.contains("no tuzdyk")));
+    assert_eq!(q.format_move(8), "91");
+    assert!(matches!(q.parse_move("91x"), Err(MoveError::Illegal(m)) if m.contains("no tuzdyk")));
 }
 
 #[test]
@@ -205,6 +225,80 @@ fn a_player_who_cannot_move_ends_the_game_and_the_opponent_takes_his_own() {
     assert_eq!(o.seeds, Some((82, 80)));
     assert_eq!(p.end_reason(), Some(EndReason::EmptyRow(Side::North)));
     assert_eq!(p.parse_move("1"), Err(MoveError::GameOver));
+}
+
+fn with_extra_move() -> TogyzRules {
+    TogyzRules {
+        atsyz: Atsyz::ExtraMove,
+        ..TogyzRules::default()
+    }
+}
+
+#[test]
+fn atsyz_extra_move_the_opponent_moves_once_more_and_ends_the_game_if_it_does_not_feed() {
+    let rules = with_extra_move();
+    // South takes North's last two kumalaks: North has none, South moves again.
+    let p = Togyz::from_notation(&rules, "5-0-0-0-0-0-0-0-1-1-0-0-0-0-0-0-0-0-78-77-S").unwrap();
+    let q = p.play(p.parse_move("9").unwrap());
+    assert_eq!(
+        q.to_notation(),
+        "5-0-0-0-0-0-0-0-0-0-0-0-0-0-0-0-0-0-80-77-S+"
+    );
+    assert_eq!(q.side_to_move(), Side::South);
+    assert!(q.outcome().is_none());
+    assert_eq!(Togyz::from_notation(&rules, &q.to_notation()).unwrap(), q);
+    // His additional move stays on his side: the game ends, the rest is his.
+    let r = q.play(q.parse_move("1").unwrap());
+    assert_eq!(r.outcome().unwrap().seeds, Some((85, 77)));
+    assert_eq!(r.end_reason(), Some(EndReason::EmptyRow(Side::North)));
+}
+
+#[test]
+fn atsyz_extra_move_that_feeds_the_opponent_lets_the_game_go_on() {
+    let rules = with_extra_move();
+    let p = Togyz::from_notation(&rules, "0-0-0-0-0-0-0-3-1-1-0-0-0-0-0-0-0-0-79-78-S").unwrap();
+    let q = p.play(p.parse_move("9").unwrap());
+    assert_eq!(
+        q.to_notation(),
+        "0-0-0-0-0-0-0-3-0-0-0-0-0-0-0-0-0-0-81-78-S+"
+    );
+    // His only move reaches North's otau 1: North can move again.
+    let r = q.play(q.parse_move("8").unwrap());
+    assert_eq!(
+        r.to_notation(),
+        "0-0-0-0-0-0-0-1-1-1-0-0-0-0-0-0-0-0-81-78-N"
+    );
+    assert!(r.outcome().is_none());
+    // Under the default rule the same position ends at once instead.
+    let e = pos("0-0-0-0-0-0-0-3-1-1-0-0-0-0-0-0-0-0-79-78-S");
+    let f = e.play(e.parse_move("9").unwrap());
+    assert_eq!(f.outcome().unwrap().seeds, Some((84, 78)));
+    // The '+' belongs to that rule only.
+    assert!(Togyz::from_notation(&TogyzRules::default(), &q.to_notation()).is_err());
+}
+
+#[test]
+fn bestemshe_five_otaus_of_five_no_tuzdyk_twenty_six_wins() {
+    let rules = TogyzRules::bestemshe();
+    let start = Togyz::start(&rules);
+    assert_eq!(start.to_notation(), "5-5-5-5-5-5-5-5-5-5-0-0-S");
+    assert_eq!(
+        kete::variants::Variant::by_name("bestemshe")
+            .unwrap()
+            .option_values()[2]
+            .1,
+        "off"
+    );
+    let b = |t: &str| Togyz::from_notation(&rules, t).unwrap();
+    // Three made on North's side stay three.
+    let p = b("0-0-0-0-2-2-1-1-1-1-21-21-S");
+    assert_eq!(p.play(4).to_notation(), "0-0-0-0-1-3-1-1-1-1-21-21-N");
+    assert!(Togyz::from_notation(&rules, "0-0-0-0-1-X-1-1-1-1-24-21-N").is_err());
+    // 26 of 50 wins.
+    let q = b("0-0-0-0-2-1-1-1-1-1-24-19-S");
+    let r = q.play(4);
+    assert_eq!(r.kazan(Side::South), 26);
+    assert_eq!(r.outcome().unwrap().result, GameResult::P1Win);
 }
 
 #[test]

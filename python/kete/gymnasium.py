@@ -4,7 +4,8 @@
 opponent on the other: kete's engine at one of its levels (or at an Elo), or
 a uniform random mover. Importing this module registers one id per variant
 (``kete/Kalah-v0``, ``kete/Oware-v0``, ``kete/EnDodoi-v0``,
-``kete/BaoKujifunza-v0``, ``kete/BaoKiswahili-v0``) for ``gymnasium.make``.
+``kete/BaoKujifunza-v0``, ``kete/BaoKiswahili-v0``, ``kete/TogyzKumalak-v0``,
+``kete/Bestemshe-v0``) for ``gymnasium.make``.
 
 It needs gymnasium (the extra ``kete[rl]``); ``import kete`` does not.
 """
@@ -32,6 +33,8 @@ ENV_IDS = {
     "endodoi": "kete/EnDodoi-v0",
     "bao-kujifunza": "kete/BaoKujifunza-v0",
     "bao-kiswahili": "kete/BaoKiswahili-v0",
+    "togyz-kumalak": "kete/TogyzKumalak-v0",
+    "bestemshe": "kete/Bestemshe-v0",
 }
 
 # Nodes a kete opponent searches per move: a few milliseconds, so that

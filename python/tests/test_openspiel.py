@@ -26,6 +26,8 @@ def test_register_names_every_variant_and_can_be_called_again():
         "kete_endodoi",
         "kete_bao_kujifunza",
         "kete_bao_kiswahili",
+        "kete_togyz_kumalak",
+        "kete_bestemshe",
     ]
     assert kete.openspiel.register() == NAMES
     registered = set(pyspiel.registered_names())

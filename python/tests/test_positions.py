@@ -28,7 +28,9 @@ def flags(options):
 
 
 def test_the_registry_is_listed():
-    assert kete.VARIANTS == ["kalah", "oware", "endodoi", "bao-kujifunza", "bao-kiswahili"]
+    assert kete.VARIANTS == [
+        "kalah", "oware", "endodoi", "bao-kujifunza", "bao-kiswahili", "togyz-kumalak", "bestemshe",
+    ]
 
 
 @pytest.mark.parametrize("variant,options", RULES)

@@ -224,6 +224,11 @@ registry! {
         title "Togyz Kumalak",
         starts TogyzRules::default(),
         solver solvable;
+    Bestemshe(TogyzRules) = Togyz,
+        names ["bestemshe"],
+        title "Bestemshe",
+        starts TogyzRules::bestemshe(),
+        solver solvable;
     // A test-only game (tests/toy/game.rs), registered like the others when
     // the `toy` feature is on: see tests/toy_game.rs.
     #[cfg(feature = "toy")]

@@ -23,22 +23,48 @@ const CELLS: usize = 2 * MAX_PITS as usize;
 /// No tuzdyk.
 const NONE: u8 = u8::MAX;
 
+/// What happens when the player to move has no kumalak (atsyz kalu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Atsyz {
+    /// The game ends and the kumalaks left, all on the opponent's side, go
+    /// to the opponent (Wikipedia, PlayStrategy, PlayOK, Ludii).
+    End,
+    /// The opponent makes one more move; if it puts kumalaks on the empty
+    /// side the game goes on, else it ends as under `End` (the Kazakh
+    /// rules text of Yernar Shambayev's app).
+    ExtraMove,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TogyzRules {
     pub pits: u8,
     pub seeds: u8,
+    /// Whether tuzdyks are made (not in Bestemshe).
+    pub tuzdyks: bool,
+    pub atsyz: Atsyz,
 }
 
 impl Default for TogyzRules {
     fn default() -> Self {
-        TogyzRules { pits: 9, seeds: 9 }
+        TogyzRules {
+            pits: 9,
+            seeds: 9,
+            tuzdyks: true,
+            atsyz: Atsyz::End,
+        }
     }
 }
 
 impl TogyzRules {
-    /// Bestemshe, the children's game on a board of five otaus of five.
+    /// Bestemshe, the children's game: five otaus of five a side, no
+    /// tuzdyk.
     pub fn bestemshe() -> TogyzRules {
-        TogyzRules { pits: 5, seeds: 5 }
+        TogyzRules {
+            pits: 5,
+            seeds: 5,
+            tuzdyks: false,
+            atsyz: Atsyz::End,
+        }
     }
 }
 
@@ -48,6 +74,15 @@ impl RuleOptions for TogyzRules {
             flag: "pits", label: "Otaus per side", help: "pits (houses, holes) per row"),
         crate::spin_option!(TogyzRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: ["kumalaks"],
             flag: "seeds", label: "Kumalaks per otau", help: "seeds per pit at the start"),
+        crate::combo_option!(TogyzRules, "Tuzdyk", tuzdyks,
+            ["on" ("a last kumalak making three takes the otau for good") => true,
+             "off" ("no tuzdyks, as in Bestemshe") => false],
+            flag: "tuzdyk", label: "Tuzdyks", help: "whether tuzdyks are made"),
+        crate::combo_option!(TogyzRules, "Atsyz", atsyz,
+            ["end" ("the game ends; the opponent takes his kumalaks") => Atsyz::End,
+             "extra-move" ("the opponent moves once more; if that feeds, play goes on") => Atsyz::ExtraMove],
+            flag: "atsyz", label: "When a player cannot move",
+            help: "what happens when the player to move has no kumalak"),
     ];
 }
 
@@ -57,8 +92,13 @@ pub struct Togyz {
     kazans: [u8; 2],
     /// The cell of each side's tuzdyk (on the opponent's row), or [`NONE`].
     tuzdyks: [u8; 2],
+    /// The side to move makes the additional move of the extra-move rule:
+    /// his opponent has no kumalak.
+    extra: bool,
     pits: u8,
     seeds: u8,
+    make_tuzdyks: bool,
+    atsyz: Atsyz,
     side: Side,
 }
 
@@ -120,7 +160,8 @@ impl Togyz {
     fn can_make_tuzdyk(&self, side: Side, c: usize) -> bool {
         let them = self.row(side.other());
         let index = c - them.start;
-        self.tuzdyks[side.index()] == NONE
+        self.make_tuzdyks
+            && self.tuzdyks[side.index()] == NONE
             && index + 1 < self.m()
             && self.tuzdyk(side.other()) != Some(index)
     }
@@ -167,6 +208,14 @@ impl Togyz {
             .map(|(i, _)| i as OtauMove)
     }
 
+    /// The number (1-based on its owner's row) of the otau the last
+    /// kumalak of `mv` falls into.
+    fn landing(&self, mv: OtauMove) -> usize {
+        let mut next = *self;
+        let last = next.sow(mv);
+        last % self.m() + 1
+    }
+
     /// Whether `mv` (legal here) makes a tuzdyk.
     pub fn makes_tuzdyk(&self, mv: OtauMove) -> bool {
         self.play(mv).tuzdyks[self.side.index()] != self.tuzdyks[self.side.index()]
@@ -207,6 +256,25 @@ impl Togyz {
             }
         }
         c
+    }
+}
+
+impl Togyz {
+    /// Gives the turn to whoever moves after `before`'s mover: his
+    /// opponent, unless the extra-move rule gives the mover the additional
+    /// move because the opponent has no kumalak left (and the game is not
+    /// already won). After the additional move the turn passes whatever it
+    /// did: an opponent still without a kumalak then ends the game.
+    fn pass_turn(&mut self, before: &Togyz) {
+        let them = before.side.other();
+        let half = self.total() / 2;
+        self.extra = self.atsyz == Atsyz::ExtraMove
+            && !before.extra
+            && self.row_seeds(them) == 0
+            && self.row_seeds(before.side) > 0
+            && self.kazan(before.side) <= half
+            && self.kazan(them) <= half;
+        self.side = if self.extra { before.side } else { them };
     }
 }
 
@@ -284,7 +352,9 @@ impl Board for Togyz {
         let mut next = *self;
         let last = next.sow(mv);
         let before = next.cells[last];
-        match next.settle(last) {
+        let settled = next.settle(last);
+        next.pass_turn(self);
+        match settled {
             Settled::Nothing => {}
             Settled::Capture(v) => {
                 steps.push(TraceStep::Note {
@@ -310,7 +380,11 @@ impl Board for Togyz {
                 });
             }
         }
-        next.side = self.side.other();
+        if next.extra {
+            steps.push(TraceStep::Note {
+                text: "the opponent has no kumalak: one more move".into(),
+            });
+        }
         (next, steps)
     }
 }
@@ -331,8 +405,11 @@ impl Game for Togyz {
             cells,
             kazans: [0, 0],
             tuzdyks: [NONE, NONE],
+            extra: false,
             pits: rules.pits,
             seeds: rules.seeds,
+            make_tuzdyks: rules.tuzdyks,
+            atsyz: rules.atsyz,
             side: Side::South,
         }
     }
@@ -341,6 +418,8 @@ impl Game for Togyz {
         TogyzRules {
             pits: self.pits,
             seeds: self.seeds,
+            tuzdyks: self.make_tuzdyks,
+            atsyz: self.atsyz,
         }
     }
 
@@ -359,7 +438,7 @@ impl Game for Togyz {
         let mut next = *self;
         let last = next.sow(mv);
         next.settle(last);
-        next.side = self.side.other();
+        next.pass_turn(self);
         next
     }
 
@@ -449,31 +528,47 @@ impl Game for Togyz {
             | (self.kazans[1] as u64) << 24
             | (self.tuzdyks[0] as u64) << 32
             | (self.tuzdyks[1] as u64) << 40
-            | (self.side as u64) << 48;
-        words[3] = (self.pits as u64) | (self.seeds as u64) << 8;
+            | (self.side as u64) << 48
+            | (self.extra as u64) << 49;
+        words[3] = (self.pits as u64)
+            | (self.seeds as u64) << 8
+            | (self.make_tuzdyks as u64) << 16
+            | (self.atsyz as u64) << 17;
         crate::game::mix_words(&words)
     }
 
+    /// Reads a move as players write it: the otau played, then the otau
+    /// the last kumalak falls into (`76`), an `x` if it makes a tuzdyk
+    /// (`36x`; Kazakh `Х` too), and PlayOK's mover's kazan after a capture
+    /// (`76(10)`). The otau alone (`7`) is enough; what is written besides it
+    /// must be what the move does.
     fn parse_move(&self, text: &str) -> Result<OtauMove, MoveError> {
         let t = text.trim();
         let m = self.m();
         let syntax = || {
             MoveError::Syntax(format!(
-                "'{t}': a move is an otau number 1..{m}, with an x after it if it makes a tuzdyk"
+                "'{t}': a move is the otau played (1..{m}), then the otau its last kumalak \
+                 falls into, and an x if it makes a tuzdyk (e.g. 76, 36x)"
             ))
         };
-        let (digits, marked) = match t.strip_suffix(['x', 'X']) {
-            Some(d) => (d, true),
-            None => (t, false),
+        let (rest, kazan) = match t.strip_suffix(')').and_then(|r| r.split_once('(')) {
+            Some((r, k)) => (r, Some(k.parse::<u32>().map_err(|_| syntax())?)),
+            None => (t, None),
         };
-        if digits.len() != 1 {
-            return Err(syntax());
-        }
-        let n = digits
+        let (digits, marked) = match rest.strip_suffix(['x', 'X', '\u{425}', '\u{445}']) {
+            Some(d) => (d, true),
+            None => (rest, false),
+        };
+        let numbers: Vec<usize> = digits
             .chars()
-            .next()
-            .and_then(|c| c.to_digit(10))
-            .ok_or_else(syntax)? as usize;
+            .map(|c| c.to_digit(10).map(|d| d as usize))
+            .collect::<Option<_>>()
+            .ok_or_else(syntax)?;
+        let (n, landing) = match numbers[..] {
+            [n] => (n, None),
+            [n, y] => (n, Some(y)),
+            _ => return Err(syntax()),
+        };
         if n == 0 || n > m {
             return Err(MoveError::Illegal(format!(
                 "'{t}': there is no otau {n} on a board of {m} otaus a side"
@@ -491,22 +586,36 @@ impl Game for Togyz {
             };
             return Err(MoveError::Illegal(format!("otau {n} {why}")));
         }
+        let y = self.landing(mv);
+        if landing.is_some_and(|l| l != y) {
+            return Err(MoveError::Illegal(format!(
+                "'{t}': the last kumalak from otau {n} falls into otau {y}"
+            )));
+        }
         if marked && !self.makes_tuzdyk(mv) {
             return Err(MoveError::Illegal(format!(
-                "'{t}': sowing otau {n} makes no tuzdyk (write {n})"
+                "'{t}': sowing otau {n} makes no tuzdyk (write {n}{y})"
             )));
+        }
+        if let Some(k) = kazan {
+            let after = self.play(mv).kazan(self.side);
+            if k != after {
+                return Err(MoveError::Illegal(format!(
+                    "'{t}': the mover's kazan holds {after} after otau {n}, not {k}"
+                )));
+            }
         }
         Ok(mv)
     }
 
-    /// The otau's number, and `x` where the move makes a tuzdyk (as players
-    /// mark it in their records).
+    /// As players write it: the otau played, the otau the last kumalak
+    /// falls into, and `x` where the move makes a tuzdyk (`36x`).
     fn format_move(&self, mv: OtauMove) -> String {
-        let n = mv as usize + 1;
+        let (n, y) = (mv as usize + 1, self.landing(mv));
         if self.makes_tuzdyk(mv) {
-            format!("{n}x")
+            format!("{n}{y}x")
         } else {
-            n.to_string()
+            format!("{n}{y}")
         }
     }
 
@@ -525,10 +634,11 @@ impl Game for Togyz {
             s.push('-');
         }
         s.push_str(&format!(
-            "{}-{}-{}",
+            "{}-{}-{}{}",
             self.kazans[0],
             self.kazans[1],
-            self.side.letter()
+            self.side.letter(),
+            if self.extra { "+" } else { "" }
         ));
         s
     }
@@ -584,12 +694,18 @@ fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
     }
     let fields: Vec<&str> = text.split('-').collect();
     let n = fields.len();
-    let side = match fields[n - 1] {
+    let (side_field, extra) = match fields[n - 1].strip_suffix('+') {
+        Some(f) => (f, true),
+        None => (fields[n - 1], false),
+    };
+    let side = match side_field {
         "S" | "s" => Side::South,
         "N" | "n" => Side::North,
-        last => {
+        _ => {
             return err(format!(
-                "field {n} (side to move) is '{last}', expected S or N"
+                "field {n} (side to move) is '{}', expected S or N (S+ or N+: the additional \
+                 move of Atsyz=extra-move)",
+                fields[n - 1]
             ));
         }
     };
@@ -602,9 +718,10 @@ fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
     let m = (n - 3) / 2;
     let mut pos = Togyz::start(&TogyzRules {
         pits: m as u8,
-        seeds: rules.seeds,
+        ..*rules
     });
     pos.side = side;
+    pos.extra = extra;
     let most = pos.total();
     let number = |i: usize, f: &str, what: &str| -> Result<u8, NotationError> {
         if f.is_empty() || !f.chars().all(|c| c.is_ascii_digit()) {
@@ -620,6 +737,9 @@ fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
     };
     for (c, f) in fields[..2 * m].iter().enumerate() {
         if f.eq_ignore_ascii_case("x") {
+            if !rules.tuzdyks {
+                return err(format!("field {}: a tuzdyk, but Tuzdyk=off", c + 1));
+            }
             let owner = if c < m { Side::North } else { Side::South };
             if pos.tuzdyks[owner.index()] != NONE {
                 return err(format!(
@@ -653,6 +773,12 @@ fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
                 a + 1
             ));
         }
+    }
+    if extra && (rules.atsyz != Atsyz::ExtraMove || pos.row_seeds(side.other()) > 0) {
+        return err(format!(
+            "field {n}: '+' (an additional move) is only for Atsyz=extra-move when the \
+             opponent has no kumalak"
+        ));
     }
     let total = pos.row_seeds(Side::South)
         + pos.row_seeds(Side::North)

@@ -10,7 +10,7 @@ use kete::variants::{OptionKind, VARIANT_NAMES, Variant};
 
 /// The variants' other names, as `--variant` and the `Variant` option take
 /// them (tests/cli.rs checks each against the registry).
-pub const ALIASES: &str = "mancala (kalah), awari and awale (oware), en-dodoi (endodoi), kujifunza (bao-kujifunza), bao and kiswahili (bao-kiswahili)";
+pub const ALIASES: &str = "mancala (kalah), awari and awale (oware), en-dodoi (endodoi), kujifunza (bao-kujifunza), bao and kiswahili (bao-kiswahili), togyz, togyzkumalak, togyz-qumalaq and toguz-korgool (togyz-kumalak)";
 
 /// The help of `-o`/`--option`: a variant option here, any option for the
 /// engine (`kete -o Hash=64`), which reads the same flag.
