@@ -25,12 +25,20 @@ bin=$CARGO_TARGET_DIR/release/kete-fuzz
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1
 ticks=$(getconf CLK_TCK)
 
-# Processor seconds used so far by every process of session $1: each live
-# process's own time plus what it has collected from children it reaped
-# (fields 14-17 of /proc/PID/stat), which counts every process once.
-session_cpu() {
-  local sid=$1 total=0 pid stat rest
-  for pid in $(ps -o pid= --sid "$sid" 2>/dev/null); do
+# Process $1 and all its descendants (AFL++ starts the program it fuzzes in
+# a session of its own, so the tree is followed by parent).
+descendants() {
+  ps -eo pid=,ppid= | awk -v root="$1" '
+    { parent[$1] = $2 }
+    END { for (p in parent) { q = p; while (q in parent && q != root) q = parent[q]; if (q == root) print p } }'
+}
+
+# Processor seconds used so far by process $1's tree: each live process's
+# own time plus what it has collected from children it reaped (fields 14-17
+# of /proc/PID/stat), which counts every process once.
+tree_cpu() {
+  local total=0 pid stat rest
+  for pid in $(descendants "$1"); do
     stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
     rest=${stat##*) }
     # shellcheck disable=SC2086
@@ -49,19 +57,22 @@ for t in "${targets[@]}"; do
   # tree) gives the figure; the watcher below only decides when to stop.
   # 4 GiB of address space: a reader that trusts a size it reads fails
   # here instead of taking the machine's memory.
-  setsid /usr/bin/time -f '%U %S' -o "$out.cpu" \
+  /usr/bin/time -f '%U %S' -o "$out.cpu" \
     cargo afl fuzz -i "$input" -o "$out" -t 2000 -m 4096 -- "$bin" "$t" >"$out.log" 2>&1 &
   leader=$!
   while kill -0 "$leader" 2>/dev/null; do
     sleep 5
-    if [ "$(session_cpu "$leader")" -ge "$budget" ]; then
+    if [ "$(tree_cpu "$leader")" -ge "$budget" ]; then
       # afl-fuzz saves its state and statistics on SIGINT.
-      pkill -INT -s "$leader" -x afl-fuzz || true
+      for pid in $(descendants "$leader"); do
+        [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = afl-fuzz ] && kill -INT "$pid"
+      done
       break
     fi
   done
   wait "$leader" || true
   cpu=$(awk '{printf "%.0f", $1 + $2}' "$out.cpu")
   stats=$out/default/fuzzer_stats
-  printf '%-12s cpu_time=%s %s\n' "$t" "$cpu" "$(awk -F' *: ' '/^(run_time|execs_done|corpus_count|saved_crashes|saved_hangs) /{printf "%s=%s ", $1, $2}' "$stats")"
+  # Every run's figures are kept: a target's CPU time is the sum of its runs.
+  printf '%s %-12s cpu_time=%s %s\n' "$(date -u +%FT%TZ)" "$t" "$cpu" "$(awk -F' *: ' '/^(run_time|execs_done|corpus_count|saved_crashes|saved_hangs) /{printf "%s=%s ", $1, $2}' "$stats")" | tee -a ../target/fuzz-out/runs.log
 done

@@ -1095,3 +1095,66 @@ fn an_engine_that_has_no_move_or_ignores_stop_while_pondering_loses_with_the_rea
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn togyz_kumalak_and_bestemshe_are_played_and_refereed_by_their_rules() {
+    use kete::game::Game;
+    use kete::variants::Variant;
+    use kete::variants::togyz::{Togyz, TogyzRules};
+    for (variant, rules) in [
+        ("togyz-kumalak", TogyzRules::default()),
+        ("bestemshe", TogyzRules::bestemshe()),
+    ] {
+        assert!(Variant::by_name(variant).is_ok());
+        let dir = out_dir(&format!("arena-{variant}"));
+        let args = strings(&[
+            "--variant",
+            variant,
+            "--engine",
+            &format!("cmd={KETE}"),
+            "name=d3",
+            "depth=3",
+            "--engine",
+            &format!("cmd={KETE}"),
+            "name=d1",
+            "depth=1",
+            "--rounds",
+            "4",
+            "--openings",
+            "random",
+            "plies=2",
+            "seed=1",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let out = run(&args);
+        assert!(out.status.success(), "{variant}: {out:?}");
+        let games = games(&dir);
+        assert!(games.len() >= 4, "{variant}: {} games", games.len());
+        for g in &games {
+            // The record replays by kete's rules to the result the arena
+            // gave, move texts as players write them (76, 36x).
+            let mut pos = Togyz::start(&rules);
+            let opening = g["opening"]["moves"].as_array().unwrap();
+            let played = g["moves"].as_array().unwrap();
+            let texts = opening
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .chain(played.iter().map(|m| m["move"].as_str().unwrap()));
+            for text in texts {
+                let digits = text.trim_end_matches('x');
+                assert!(
+                    digits.len() == 2 && digits.chars().all(|c| c.is_ascii_digit()),
+                    "{variant}: move '{text}'"
+                );
+                pos = pos.play(pos.parse_move(text).unwrap());
+            }
+            assert_eq!(g["termination"], "rules", "{variant}: {g}");
+            let result = pos.outcome().expect("played to its end").result;
+            assert_eq!(g["result"], result.as_str(), "{variant}: {g}");
+            assert_eq!(g["final_position"], pos.to_notation(), "{variant}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -443,7 +443,9 @@ fn browser_plays_a_whole_kalah_game_against_the_engine_to_the_result_banner() {
             "Oware",
             "En Dodoi",
             "Bao la Kujifunza",
-            "Bao la Kiswahili"
+            "Bao la Kiswahili",
+            "Togyz Kumalak",
+            "Bestemshe"
         ])
     );
     d.screenshot("kalah");
@@ -1144,6 +1146,7 @@ fn browser_on_a_phone_every_pit_is_a_finger_wide() {
         ("endodoi", Some(("Pits", "10"))),
         ("bao-kujifunza", None),
         ("bao-kiswahili", None),
+        ("togyz-kumalak", None),
     ] {
         d.game(variant);
         if let Some((name, value)) = options {
@@ -1210,11 +1213,27 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
         "endodoi",
         "bao-kujifunza",
         "bao-kiswahili",
+        "togyz-kumalak",
+        "bestemshe",
         "kalah",
     ] {
         d.game(variant);
         check_board(&d, &s, &mut e, json!({"variant": variant}));
         d.screenshot(variant);
+        if variant == "togyz-kumalak" {
+            // A tuzdyk (South's, on North's otau 1) is drawn crossed out.
+            let token = "0-0-0-0-0-0-0-0-1-X-1-1-1-1-1-1-1-1-79-74-N";
+            d.script(&format!(
+                "document.getElementById('positions').open = true; document.getElementById('starttoken').value = '{token}';"
+            ));
+            d.start_pasted();
+            d.wait(
+                "the tuzdyk drawn",
+                "return document.querySelectorAll('#board path.tuzdyk').length === 1;",
+                Duration::from_secs(10),
+            );
+            d.screenshot("togyz-kumalak-tuzdyk");
+        }
         if variant == "oware" {
             // The solve button on the 6x4 start, which no solve ends in the
             // page's 10 s: the text says so and gives the bounds proved.

@@ -14,7 +14,7 @@ use std::path::Path;
 use kete::arena::record::read;
 use kete::arena::stats::{Pentanomial, elo_pentanomial};
 use kete::game::Game;
-use kete::search::level::{LEVELS, level_elo};
+use kete::search::level::{LEVELS, level_elo, measured};
 use kete::variants::{VARIANT_NAMES, Variant, VariantVisitor};
 
 /// The players of the chain, weakest first: the greedy anchor, then the
@@ -72,12 +72,39 @@ fn measure(dir: &Path, weaker: &str, stronger: &str) -> Step {
     }
 }
 
+/// Games whose levels have not been calibrated yet: they play the default
+/// depths and spreads (`DEFAULT_LEVEL_PLAY`), compile no Elo and have no
+/// matches under tournaments/levels/. A game leaves this list when its
+/// matches are checked in; a game added to kete must be calibrated or named
+/// here.
+const NOT_CALIBRATED: &[&str] = &["togyz-kumalak", "bestemshe"];
+
+/// The registered games with calibrated levels; checks that the others
+/// compile no Elo.
+fn calibrated() -> Vec<&'static str> {
+    VARIANT_NAMES
+        .iter()
+        .copied()
+        .filter(|name| {
+            let known = !NOT_CALIBRATED.contains(name);
+            if !known {
+                let v = Variant::by_name(name).unwrap();
+                assert!(
+                    !v.visit(Measured),
+                    "{name} compiles level Elos: check its matches in"
+                );
+            }
+            known
+        })
+        .collect()
+}
+
 #[test]
 fn each_levels_elo_is_the_chain_its_tournaments_measured() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments/levels");
     let mut report = String::new();
     let mut problems = Vec::new();
-    for name in VARIANT_NAMES {
+    for name in calibrated() {
         let variant = Variant::by_name(name).unwrap();
         let dir = root.join(name);
         let players = chain();
@@ -129,6 +156,16 @@ fn each_levels_elo_is_the_chain_its_tournaments_measured() {
     assert!(problems.is_empty(), "{}\n{report}", problems.join("\n"));
 }
 
+/// Whether the game compiles measured level Elos.
+struct Measured;
+
+impl VariantVisitor for Measured {
+    type Output = bool;
+    fn visit<G: Game>(self, rules: G::Rules) -> bool {
+        measured::<G>(&rules)
+    }
+}
+
 /// Level `k`'s Elo as compiled into the game.
 struct LevelElo(usize);
 
@@ -142,7 +179,7 @@ impl VariantVisitor for LevelElo {
 #[test]
 fn the_random_mover_is_below_the_greedy_player_in_every_game() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments/levels");
-    for name in VARIANT_NAMES {
+    for name in calibrated() {
         let s = measure(&root.join(name), "random", "greedy");
         assert!(
             s.score > 0.5 && s.low > 0.0,

@@ -191,6 +191,22 @@ fn a_whole_game_of_bao_la_kiswahili_through_a_pipe() {
 }
 
 #[test]
+fn a_whole_game_of_togyz_kumalak_through_a_pipe() {
+    let log = whole_game(&["--variant", "togyz-kumalak", "--depth", "3"]);
+    assert!(log.contains("kete plays "), "{log}");
+    let end = log
+        .lines()
+        .find(|l| l.starts_with("Game over: "))
+        .expect("the end announced");
+    // 82 kumalaks, or a player who cannot move.
+    assert!(
+        end.contains("more than half") || end.contains("row is empty"),
+        "{end}"
+    );
+    eprintln!("{end}");
+}
+
+#[test]
 fn playing_north_the_engine_moves_first_and_bad_input_is_explained() {
     let mut s = Session::start(&["--variant", "oware", "--side", "north", "--depth", "2"]);
     let first = s.until_prompt().unwrap();

@@ -80,7 +80,7 @@ fn serve_every_variant_plays_traced_moves_to_the_reported_position() {
         .iter()
         .map(|x| x["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 5);
+    assert_eq!(names.len(), 7);
     let games = [
         json!({"variant": "kalah"}),
         json!({"variant": "kalah", "options": {"Capture": "empty", "Pits": "4", "Seeds": "3"}}),
@@ -90,6 +90,9 @@ fn serve_every_variant_plays_traced_moves_to_the_reported_position() {
         json!({"variant": "endodoi", "options": {"Pits": "6"}}),
         json!({"variant": "bao-kujifunza"}),
         json!({"variant": "bao-kiswahili"}),
+        json!({"variant": "togyz-kumalak"}),
+        json!({"variant": "togyz-kumalak", "options": {"Atsyz": "extra-move"}}),
+        json!({"variant": "bestemshe"}),
     ];
     for g in games {
         let mut g = g.as_object().unwrap().clone();
@@ -654,7 +657,9 @@ fn serve_names_games_and_options_as_a_person_reads_them() {
             "Oware",
             "En Dodoi",
             "Bao la Kujifunza",
-            "Bao la Kiswahili"
+            "Bao la Kiswahili",
+            "Togyz Kumalak",
+            "Bestemshe"
         ]
     );
     for g in games {

@@ -128,7 +128,13 @@ fn go_movetime_100_is_answered_within_150_ms_in_every_variant() {
         );
         sets.push((v.to_string(), fens));
     }
-    for (v, seed) in [("kalah", 1), ("oware", 2), ("endodoi", 3)] {
+    for (v, seed) in [
+        ("kalah", 1),
+        ("oware", 2),
+        ("endodoi", 3),
+        ("togyz-kumalak", 4),
+        ("bestemshe", 5),
+    ] {
         let variant = Variant::by_name(v).unwrap();
         let fens = variant.visit(RandomPositions {
             count: PER_VARIANT,

@@ -513,6 +513,23 @@ fn cell_shape(s: &mut String, c: &Cell, legal: bool, (x, y, w, h): (f64, f64, f6
                 s,
                 r##"<circle class="shape" cx="{cx}" cy="{cy}" r="{PIT_R}" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"##
             );
+            if c.marks.contains(&"tuzdyk") {
+                // A Togyz Kumalak tuzdyk: crossed out, as players write it (X);
+                // what falls in goes to the player across.
+                let r = 0.55 * PIT_R;
+                let _ = write!(
+                    s,
+                    r##"<path class="tuzdyk" d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="#e8b04a" stroke-width="6" stroke-linecap="round"/>"##,
+                    cx - r,
+                    cy - r,
+                    cx + r,
+                    cy + r,
+                    cx + r,
+                    cy - r,
+                    cx - r,
+                    cy + r
+                );
+            }
         }
         _ => {
             let _ = write!(
@@ -769,6 +786,7 @@ fn arrow(
 fn mark_words(m: &str) -> &str {
     match m {
         "takasia" => "blocked (takasia)",
+        "tuzdyk" => "a tuzdyk of the player across",
         other => other,
     }
 }
