@@ -13,6 +13,23 @@ pub struct Server {
     log: std::sync::mpsc::Receiver<String>,
 }
 
+impl Server {
+    /// The server's peak resident memory so far (VmHWM), in MiB; Linux.
+    #[allow(dead_code)]
+    pub fn peak_mib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))?
+            .trim()
+            .trim_end_matches("kB")
+            .trim()
+            .parse()
+            .ok()?;
+        Some(kb >> 10)
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

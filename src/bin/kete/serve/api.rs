@@ -905,8 +905,14 @@ impl Solve<'_> {
         let pos = record.position().clone();
         // The time cap: the solver gives up on its own at its next poll.
         let _deadline = kete::solve::Deadline::start(Duration::from_millis(self.ms), stop.clone());
+        // The job's share of the server's memory holds the table and, in a
+        // game whose positions repeat, the graph of the positions (160
+        // bytes each): half each. The solver's own default graph budget (4
+        // million positions) would take several times that share.
+        let share = (self.hash_mb as u64) << 20;
         let opts = SolveOptions {
-            hash_mb: self.hash_mb,
+            hash_mb: (self.hash_mb / 2).max(1),
+            graph_budget: (share / 2 / 160) as usize,
             all_best: true,
             stop: Some(stop),
             ..SolveOptions::default()
