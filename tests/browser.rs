@@ -255,7 +255,12 @@ impl Driver {
             &format!(
                 "return document.getElementById('token').value !== '' && document.getElementById('movesline').value === '' \
                  && document.querySelectorAll('#board g.cell').length === {};",
-                if variant.starts_with("bao") { 34 } else { 14 }
+                match variant {
+                    v if v.starts_with("bao") => 34,
+                    "togyz-kumalak" => 20,
+                    "bestemshe" => 12,
+                    _ => 14,
+                }
             ),
             Duration::from_secs(20),
         );
