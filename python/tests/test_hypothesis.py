@@ -40,12 +40,15 @@ RULE_SETS = [
     ("endodoi", {}),
     ("bao-kujifunza", {}),
     ("bao-kiswahili", {}),
+    ("togyz-kumalak", {}),
+    ("togyz-kumalak", {"atsyz": "extra-move"}),
+    ("bestemshe", {}),
 ]
 
 rule_sets = st.sampled_from(RULE_SETS)
 # Text as people and programs send it: the characters tokens and moves are
 # made of, more often than the rest of Unicode.
-token_chars = st.sampled_from(string.digits + string.ascii_letters + ",/-+<>*_ .:")
+token_chars = st.sampled_from(string.digits + string.ascii_letters + ",/-+<>*_ .:()\u0425")
 texts = st.one_of(st.text(token_chars, max_size=80), st.text(max_size=40))
 
 
@@ -162,7 +165,7 @@ def test_any_integer_as_an_action(rule_set, picks, action):
 option_values = st.one_of(st.integers(-(2**70), 2**70), texts, st.booleans())
 option_names = st.one_of(
     st.sampled_from(["pits", "seeds", "capture", "rules", "repetition", "Pits", "SEEDS",
-                     "front_row", "nyumba", "opening", "stores"]),
+                     "front_row", "nyumba", "opening", "stores", "tuzdyk", "atsyz"]),
     st.text(string.ascii_letters + "_", min_size=1, max_size=12),
 )
 
