@@ -1005,12 +1005,16 @@ fn a_solve_stays_within_the_servers_memory() {
     // (4 million positions, several hundred MB) besides its table. A job's
     // share of --memory must hold both.
     let s = Server::start_with(&["--memory", "64", "--jobs", "1"]);
-    let body = r#"{"variant":"oware","options":{"Pits":"4","Seeds":"3"},"moves":[],"solve_ms":3000}"#;
+    let body =
+        r#"{"variant":"oware","options":{"Pits":"4","Seeds":"3"},"moves":[],"solve_ms":3000}"#;
     let (st, v) = s.json("POST", "/api/solve", body);
     assert_eq!(st, 200, "{v}");
     assert!(v["best"].as_array().is_some_and(|b| !b.is_empty()), "{v}");
     if let Some(peak) = s.peak_mib() {
         // The binary, threads and buffers: well under 64 MB more.
-        assert!(peak <= 64 + 64, "peak resident memory {peak} MiB with --memory 64");
+        assert!(
+            peak <= 64 + 64,
+            "peak resident memory {peak} MiB with --memory 64"
+        );
     }
 }
