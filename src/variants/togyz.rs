@@ -186,7 +186,7 @@ impl Togyz {
             return Settled::Nothing;
         }
         let v = self.cells[last];
-        if v % 2 == 0 {
+        if v.is_multiple_of(2) {
             self.cells[last] = 0;
             self.kazans[me.index()] += v;
             Settled::Capture(v)
@@ -758,21 +758,21 @@ fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
         number(2 * m + 1, fields[2 * m + 1], "North's kazan")?,
     ];
     for owner in [Side::South, Side::North] {
-        if let Some(i) = pos.tuzdyk(owner) {
-            if i + 1 == m {
-                return err(format!(
-                    "{owner:?}'s tuzdyk is on otau {m}, the last, where none can be made"
-                ));
-            }
-        }
-    }
-    if let (Some(a), Some(b)) = (pos.tuzdyk(Side::South), pos.tuzdyk(Side::North)) {
-        if a == b {
+        if let Some(i) = pos.tuzdyk(owner)
+            && i + 1 == m
+        {
             return err(format!(
-                "both tuzdyks are on otau {}: a tuzdyk cannot face the opponent's",
-                a + 1
+                "{owner:?}'s tuzdyk is on otau {m}, the last, where none can be made"
             ));
         }
+    }
+    if let (Some(a), Some(b)) = (pos.tuzdyk(Side::South), pos.tuzdyk(Side::North))
+        && a == b
+    {
+        return err(format!(
+            "both tuzdyks are on otau {}: a tuzdyk cannot face the opponent's",
+            a + 1
+        ));
     }
     if extra && (rules.atsyz != Atsyz::ExtraMove || pos.row_seeds(side.other()) > 0) {
         return err(format!(
