@@ -400,6 +400,16 @@ impl Game for Togyz {
     // position can come back; the rules have no repetition rule.
     const CAN_REPEAT: bool = true;
 
+    // The default depths and spreads (`DEFAULT_LEVEL_PLAY`) already keep
+    // each level well above the one below it on the tournament board.
+    fn level_elo(rules: &TogyzRules) -> &'static [i32] {
+        if *rules == TogyzRules::default() {
+            &LEVEL_ELO
+        } else {
+            &[]
+        }
+    }
+
     fn start(rules: &TogyzRules) -> Togyz {
         let mut cells = [0u8; CELLS];
         cells[..2 * rules.pits as usize].fill(rules.seeds);
@@ -796,6 +806,10 @@ fn parse_token(rules: &TogyzRules, text: &str) -> Result<Togyz, NotationError> {
     }
     Ok(pos)
 }
+
+/// The Elo of each playing level on the tournament board, weakest first
+/// (`tournaments/levels/togyz-kumalak/`, checked by `tests/levels.rs`).
+const LEVEL_ELO: [i32; 8] = [919, 1114, 1751, 2229, 2504, 2867, 3131, 3555];
 
 /// Togyz Kumalak's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

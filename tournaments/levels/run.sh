@@ -23,7 +23,8 @@ here=tournaments/levels
 # Oware and Bao la Kiswahili use the shipped openings. Kalah, En Dodoi and Bao
 # la Kujifunza use openings a search scores even: their shipped openings leave
 # South so far ahead that two decent players each win with South, which hides
-# the difference between them.
+# the difference between them. Togyz Kumalak has no shipped openings and uses
+# even ones too.
 case $variant in
 oware | bao-kiswahili) openings=tournaments/openings/$variant.txt ;;
 *) openings=$here/openings/$variant.txt ;;
