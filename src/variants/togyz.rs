@@ -1016,9 +1016,8 @@ mod tests {
         assert_eq!(TogyzEval::net_inputs(&small, &mut out), None);
     }
 
-    /// Positions of random games: every otau of one side's row swapped with
-    /// the other's, the kazans and tuzdyks with them and the other side to
-    /// move is the same position seen by the other player.
+    /// `pos` seen by the other player: the rows swapped, the kazans and
+    /// tuzdyks with them, and the other side to move.
     fn mirror(pos: &Togyz) -> Togyz {
         let m = pos.m();
         let mut mirror = *pos;
@@ -1037,6 +1036,7 @@ mod tests {
         mirror
     }
 
+    /// At least `n` positions of random games under `rules` (a fixed seed).
     fn random_positions(rules: &TogyzRules, n: usize) -> Vec<Togyz> {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut out = Vec::new();
