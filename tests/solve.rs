@@ -10,6 +10,7 @@ use kete::solve::{SolveOptions, solve, solve_with_tablebase};
 use kete::variants::endodoi::{EnDodoi, EnDodoiRules};
 use kete::variants::kalah::{Capture, Kalah, KalahRules};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
+use kete::variants::togyz::{Togyz, TogyzRules};
 
 /// The database of Kalah with `pits` pits a row under `capture`.
 fn kalah_db(pits: u8, capture: Capture) -> DbGame {
@@ -854,4 +855,197 @@ fn limits_a_solve_by_counting_cannot_take_are_refused_by_name() {
         "--split and --combine search nothing",
     );
     assert!(!dir.exists(), "a refused split wrote no jobs");
+}
+
+/// The boards of `game` with `n` seeds, in their numbering's order.
+fn db_boards(game: DbGame, n: usize) -> Vec<Vec<u8>> {
+    let ix = game.index(n).unwrap();
+    let len = ix.board_len();
+    let mut b = [0u8; kete::game::DB_BOARD];
+    ix.unrank(n, 0, &mut b[..len]);
+    let mut out = Vec::new();
+    for _ in 0..ix.count(n) {
+        out.push(b[..len].to_vec());
+        ix.next(&mut b[..len]);
+    }
+    out
+}
+
+/// Togyz Kumalak's database values by the definition, as [`oware_values`]
+/// for Oware: naive iteration to a fixed point for every threshold, the
+/// moves played by the game itself; endless play is worth 0.
+fn togyz_values(rules: &TogyzRules, max: usize) -> HashMap<Vec<u8>, i32> {
+    let game = Togyz::db_game(rules).unwrap();
+    let r = Togyz::db_rules(game);
+    let mut val: HashMap<Vec<u8>, i32> = HashMap::new();
+    for n in 0..=max {
+        let all = db_boards(game, n);
+        // Each board's game end, or the values of its moves that leave the
+        // count and the boards its other moves reach.
+        let mut ends = Vec::new();
+        let mut exits = Vec::new();
+        let mut inside = Vec::new();
+        for b in &all {
+            let pos = Togyz::from_db_board(&r, b);
+            ends.push(pos.outcome().map(|o| o.margin_for(Side::South).unwrap()));
+            let mut moves = Vec::new();
+            pos.legal_moves(&mut moves);
+            let (mut e, mut i) = (Vec::new(), Vec::new());
+            for mv in moves {
+                let child = pos.play(mv);
+                let mut cb = [0u8; kete::game::DB_BOARD];
+                let rest = child.db_board(&mut cb);
+                let cb = cb[..b.len()].to_vec();
+                if rest == n {
+                    i.push(cb);
+                } else {
+                    e.push(-child.banked() - if rest == 0 { 0 } else { val[&cb] });
+                }
+            }
+            exits.push(e);
+            inside.push(i);
+        }
+        let mut level: HashMap<Vec<u8>, i32> = HashMap::new();
+        for t in (1..=n as i32).rev() {
+            let mut wins: HashMap<&Vec<u8>, bool> = HashMap::new();
+            let mut losses: HashMap<&Vec<u8>, bool> = HashMap::new();
+            loop {
+                let mut changed = false;
+                for (k, b) in all.iter().enumerate() {
+                    let (w, l) = match ends[k] {
+                        Some(end) => (end >= t, end <= -t),
+                        None => (
+                            exits[k].iter().any(|&e| e >= t)
+                                || inside[k].iter().any(|c| losses.contains_key(c)),
+                            exits[k].iter().all(|&e| e <= -t)
+                                && inside[k].iter().all(|c| wins.contains_key(c)),
+                        ),
+                    };
+                    if w && wins.insert(b, true).is_none() {
+                        changed = true;
+                    }
+                    if l && losses.insert(b, true).is_none() {
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            for b in &all {
+                if level.contains_key(b) {
+                    continue;
+                }
+                if wins.contains_key(b) {
+                    level.insert(b.clone(), t);
+                } else if losses.contains_key(b) {
+                    level.insert(b.clone(), -t);
+                }
+            }
+        }
+        for b in all {
+            let v = level.get(&b).copied().unwrap_or(0);
+            val.insert(b, v);
+        }
+    }
+    val
+}
+
+/// Togyz Kumalak's databases — the tournament board with its 73 layouts of
+/// tuzdyks, a three-otau board, and Bestemshe without tuzdyks — against
+/// the definition, every board; they must also verify.
+#[test]
+fn togyz_kumalak_databases_match_the_definition() {
+    let three = TogyzRules {
+        pits: 3,
+        ..TogyzRules::default()
+    };
+    for (rules, max) in [
+        (TogyzRules::default(), 3),
+        (three, 7),
+        (TogyzRules::bestemshe(), 5),
+    ] {
+        let game = Togyz::db_game(&rules).unwrap();
+        let db = build(game, max, &BuildOptions::default(), &mut |_| {}).unwrap();
+        let expected = togyz_values(&rules, max);
+        for n in 0..=max {
+            for b in db_boards(game, n) {
+                assert_eq!(
+                    db.value(&b, n) as i32,
+                    expected[&b],
+                    "{rules:?}, board {b:?}"
+                );
+            }
+        }
+        assert!(
+            verify(&db, &BuildOptions::default(), 1, &mut |_| {})
+                .1
+                .is_empty()
+        );
+    }
+}
+
+/// The position of a database board with kazans that decide nothing yet,
+/// South to move, or its mirror with North to move.
+fn togyz_position(board: &Togyz, kazans: (u32, u32), north: bool) -> Togyz {
+    let rules = board.rules();
+    let token = board.to_notation();
+    let fields: Vec<&str> = token.split('-').collect();
+    let m = rules.pits as usize;
+    let cells = if north {
+        [&fields[m..2 * m], &fields[..m]].concat()
+    } else {
+        fields[..2 * m].to_vec()
+    };
+    let (s, n) = if north { (kazans.1, kazans.0) } else { kazans };
+    let side = if north { "N" } else { "S" };
+    Togyz::from_notation(&rules, &format!("{}-{s}-{n}-{side}", cells.join("-"))).unwrap()
+}
+
+/// The solver, which knows nothing of databases, against the database on
+/// random boards of up to five kumalaks, with kazans near the 82 that wins
+/// (which end the game early, as the database's play to the end does not:
+/// the winner is the same) and either side to move.
+#[test]
+fn togyz_kumalak_databases_agree_with_the_solver() {
+    const MAX: usize = 5;
+    let rules = TogyzRules::default();
+    let game = Togyz::db_game(&rules).unwrap();
+    let db = build(game, MAX, &BuildOptions::default(), &mut |_| {}).unwrap();
+    let r = Togyz::db_rules(game);
+    let ix = game.index(MAX).unwrap();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |k: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % k
+    };
+    let mut checked = 0;
+    while checked < 60 {
+        let n = 1 + next(MAX as u64) as usize;
+        let mut b = [0u8; kete::game::DB_BOARD];
+        ix.unrank(n, next(ix.count(n)), &mut b[..ix.board_len()]);
+        let board = Togyz::from_db_board(&r, &b[..ix.board_len()]);
+        // Kazans that leave both players below 82: South's from 81 - n
+        // to 81, North's the rest of the 162.
+        let south = 81 - n as u32 + next(n as u64 + 1) as u32;
+        let north = 162 - n as u32 - south;
+        let pos = togyz_position(&board, (south, north), next(2) == 1);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let v = Tablebase::<Togyz>::probe(&db, &pos).unwrap();
+        let solved = solve(&pos, &small_opts(), &mut |_| {});
+        let decided = |margin: i32| margin.signum();
+        // The solver plays the real game, which ends when a kazan passes 81:
+        // its margin can differ, never the winner.
+        assert_eq!(
+            decided(solved.value),
+            decided(pos.banked() + v),
+            "{}",
+            pos.to_notation()
+        );
+        checked += 1;
+    }
 }

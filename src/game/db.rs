@@ -4,7 +4,7 @@
 //! file, the builders) are the solver's (`crate::solve`); a game only
 //! describes itself here.
 
-use super::{Indexer, SolveGame};
+use super::{DbIndex, SolveGame};
 
 /// A family of databases: one game whose databases differ only in the pits
 /// per row and one rule. Each game with databases declares one
@@ -21,7 +21,19 @@ pub struct DbFamily {
     pub rules: &'static [&'static str],
     /// How messages name a database: `{pits}` and `{rule}` are filled in.
     pub describe: &'static str,
+    /// For a game some of whose cells never hold seeds (Togyz Kumalak's
+    /// tuzdyks): the cells each layout of a board blocks, for a board's
+    /// pits per row and rule; `None` where every cell can hold seeds
+    /// ([`DbIndex`]).
+    pub layouts: Option<fn(pits: u8, rule: u8) -> Vec<Vec<u8>>>,
 }
+
+/// The most bytes of a database board: the cells of both rows, and the
+/// layout's number where the game has layouts.
+pub const DB_BOARD: usize = 24;
+
+/// A board as the databases see it ([`DbSpec::db_board`]).
+pub type DbBoard = [u8; DB_BOARD];
 
 /// Which game a database is for: a family, its pits per row and its rule.
 #[derive(Clone, Copy, Debug)]
@@ -69,10 +81,20 @@ impl DbGame {
             .replace("{rule}", self.rule_word())
     }
 
+    /// The numbering of this game's boards of up to `seeds` seeds, if
+    /// their counts fit in 64 bits.
+    pub fn index(&self, seeds: usize) -> Option<DbIndex> {
+        let blocked = self
+            .family
+            .layouts
+            .map_or_else(Vec::new, |f| f(self.pits, self.rule));
+        DbIndex::new(2 * self.pits(), seeds, &blocked)
+    }
+
     /// The boards a database of up to `seeds` seeds holds (its size in
     /// bytes: one a board); `u64::MAX` when that does not fit in 64 bits.
     pub fn boards(&self, seeds: usize) -> u64 {
-        Indexer::try_new(2 * self.pits(), seeds)
+        self.index(seeds)
             .and_then(|ix| (0..=seeds).try_fold(0u64, |sum, n| sum.checked_add(ix.count(n))))
             .unwrap_or(u64::MAX)
     }
@@ -106,7 +128,7 @@ pub enum DbBuild<R> {
     /// the boards of the same seed count (stores empty) that reach the
     /// board `q` (South to move) by a legal move that banks nothing, each
     /// from its own mover's view ([`DbSpec::db_board`]).
-    Retrograde(fn(rules: &R, q: &[u8], out: &mut Vec<[u8; 16]>)),
+    Retrograde(fn(rules: &R, q: &[u8], out: &mut Vec<DbBoard>)),
 }
 
 /// What a game tells the databases about itself: which database its rules
@@ -128,9 +150,10 @@ pub trait DbSpec: SolveGame {
     fn db_rules(game: DbGame) -> Self::Rules;
 
     /// Writes the board as the database sees it into `out` — the side to
-    /// move's pits from his left, then the opponent's — and returns the
-    /// seeds on it (stores and captures are not part of it).
-    fn db_board(&self, out: &mut [u8; 16]) -> usize;
+    /// move's pits from his left, then the opponent's, then the layout's
+    /// number if the family has layouts — and returns the seeds on it
+    /// (stores and captures are not part of it).
+    fn db_board(&self, out: &mut DbBoard) -> usize;
 
     /// The position of a database board (`db_board`'s view: the side to
     /// move's pits first) with South to move and empty stores, under the
@@ -198,6 +221,7 @@ mod tests {
         name: "test",
         rules: &["plain", "odd"],
         describe: "test ({rule} rules), {pits} pits",
+        layouts: None,
     };
 
     #[test]

@@ -14,13 +14,13 @@ mod record;
 mod solve;
 
 pub use board::{Board, Cell, CellKind, TraceStep, apply_trace};
-pub use db::{DbBuild, DbFamily, DbGame, DbSpec, DbVisitor};
+pub use db::{DB_BOARD, DbBoard, DbBuild, DbFamily, DbGame, DbSpec, DbVisitor};
 pub use eval::{
     Evaluator, MAX_FEATURES, MAX_NET_ACTIVE, PHASE, linear_eval, linear_terms, linear_value,
     linear_value_terms,
 };
 pub use hash::mix_words;
-pub use index::Indexer;
+pub use index::{DbIndex, Indexer};
 pub use record::GameRecord;
 pub use solve::SolveGame;
 

@@ -5,7 +5,8 @@
 //! best net number of the seeds on the board that the side to move can
 //! still win (−n..+n), whatever the stores hold: one signed byte per board.
 //! Boards are seen from the side to move: his pits first (from his left),
-//! then the opponent's, numbered by [`Indexer`] within each seed count.
+//! then the opponent's (and the layout's number in games with layouts),
+//! numbered by [`DbIndex`] within each seed count.
 //!
 //! File format (little-endian): the 8 bytes `KETEEGTB`, then the format
 //! version (1), the game (0 Kalah, 1 Oware), pits per row, the rule (Kalah:
@@ -18,7 +19,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicI8, Ordering};
 
-use crate::game::{DbGame, DbSpec, Game, Indexer};
+use crate::game::{DB_BOARD, DbGame, DbIndex, DbSpec, Game};
 
 /// Something that knows the exact value of some positions.
 pub trait Tablebase<G: Game>: Send + Sync {
@@ -71,7 +72,7 @@ const VERSION: u8 = 1;
 pub struct Egtb {
     game: DbGame,
     max_seeds: usize,
-    indexer: Indexer,
+    indexer: DbIndex,
     /// Where each seed count's values start; one more entry at the end.
     offsets: Vec<u64>,
     values: Box<[AtomicI8]>,
@@ -117,8 +118,8 @@ impl Egtb {
 
     /// The numbering of `game`'s boards of up to `max_seeds` seeds, if
     /// their count fits in 64 bits.
-    fn indexer_for(game: DbGame, max_seeds: usize) -> Result<Indexer, DbError> {
-        Indexer::try_new(2 * game.pits(), max_seeds).ok_or_else(|| {
+    fn indexer_for(game: DbGame, max_seeds: usize) -> Result<DbIndex, DbError> {
+        game.index(max_seeds).ok_or_else(|| {
             DbError::Unsupported(format!(
                 "{} with up to {max_seeds} seeds has more than 2^64 positions",
                 game.describe()
@@ -144,7 +145,7 @@ impl Egtb {
         self.max_seeds
     }
 
-    pub fn indexer(&self) -> &Indexer {
+    pub fn indexer(&self) -> &DbIndex {
         &self.indexer
     }
 
@@ -258,12 +259,12 @@ impl Egtb {
     /// Where the value of `pos` is, if it is here.
     #[inline]
     fn slot<G: DbSpec>(&self, pos: &G) -> Option<&AtomicI8> {
-        let mut b = [0u8; 16];
+        let mut b = [0u8; DB_BOARD];
         let n = pos.db_board(&mut b);
         if n > self.max_seeds || G::db_game(&pos.rules()).ok() != Some(self.game) {
             return None;
         }
-        let i = self.offsets[n] + self.indexer.rank(&b[..2 * self.game.pits()], n);
+        let i = self.offsets[n] + self.indexer.rank(&b, n);
         Some(&self.values[i as usize])
     }
 }

@@ -9,7 +9,7 @@
 use super::net::Network;
 use super::two_row::{self, MAX_PITS, ONES, byte, byte_sum, low_bytes, nonzero_bytes};
 use crate::game::{
-    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
+    Board, Cell, DbBoard, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
     NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
@@ -658,6 +658,7 @@ static DB_FAMILY: DbFamily = DbFamily {
     // Indexed by `Capture as u8`.
     rules: &["standard", "empty"],
     describe: "kalah, {pits} pits, {rule} capture",
+    layouts: None,
 };
 
 impl DbSpec for Kalah {
@@ -712,7 +713,7 @@ impl DbSpec for Kalah {
     }
 
     #[inline]
-    fn db_board(&self, out: &mut [u8; 16]) -> usize {
+    fn db_board(&self, out: &mut DbBoard) -> usize {
         let (own, opp) = rows_of_mover(self);
         let m = self.pits();
         out[..m].copy_from_slice(&own.to_le_bytes()[..m]);

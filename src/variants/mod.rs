@@ -14,7 +14,7 @@ pub mod two_row;
 #[path = "../../tests/toy/game.rs"]
 pub mod toy;
 
-use crate::game::{Board, DbFamily, DbGame, DbSpec, DbVisitor, Game, SolveGame};
+use crate::game::{Board, DB_BOARD, DbFamily, DbGame, DbSpec, DbVisitor, Game, SolveGame};
 use crate::options::{self, RuleOptions};
 use bao::{Bao, BaoRules};
 use endodoi::{EnDodoi, EnDodoiRules};
@@ -223,12 +223,12 @@ registry! {
         names ["togyz-kumalak", "togyz", "togyzkumalak", "togyz-qumalaq", "toguz-korgool"],
         title "Togyz Kumalak",
         starts TogyzRules::default(),
-        solver solvable;
+        solver databases;
     Bestemshe(TogyzRules) = Togyz,
         names ["bestemshe"],
         title "Bestemshe",
         starts TogyzRules::bestemshe(),
-        solver solvable;
+        solver databases;
     // A test-only game (tests/toy/game.rs), registered like the others when
     // the `toy` feature is on: see tests/toy_game.rs.
     #[cfg(feature = "toy")]
@@ -300,11 +300,17 @@ pub fn db_game(code: [u8; 3]) -> Result<DbGame, String> {
         .find(|f| f.code == family)
         .filter(|f| (rule as usize) < f.rules.len())
         .ok_or_else(|| format!("unknown game or rule {code:?}"))?;
-    // A database board is 16 bytes, two rows.
-    if !(1..=8).contains(&pits) {
+    // A database board holds two rows (and a layout's number) in
+    // `DB_BOARD` bytes; the size is checked before a family's layouts are
+    // made for it.
+    let game = DbGame { family, pits, rule };
+    if pits == 0
+        || 2 * pits as usize >= DB_BOARD
+        || game.index(0).is_none_or(|ix| ix.board_len() > DB_BOARD)
+    {
         return Err(format!("{pits} pits per row"));
     }
-    Ok(DbGame { family, pits, rule })
+    Ok(game)
 }
 
 #[cfg(test)]

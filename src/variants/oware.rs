@@ -7,7 +7,7 @@
 use super::net::Network;
 use super::two_row::{self, MAX_PITS};
 use crate::game::{
-    Board, Cell, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
+    Board, Cell, DbBoard, DbBuild, DbFamily, DbGame, DbSpec, EndReason, Evaluator, Game, MoveError,
     NotationError, Outcome, PHASE, Side, SolveGame, TraceStep, linear_value, linear_value_terms,
 };
 use crate::options::{RuleOption, RuleOptions};
@@ -104,7 +104,7 @@ impl Oware {
     /// move) by a move that captures nothing, each as a board from its own
     /// mover's view. A candidate whose last seed could capture is confirmed
     /// by playing its move forward, so the rules stay those of [`Game::play`].
-    pub fn predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<[u8; 16]>) {
+    pub fn predecessors(rules: &OwareRules, q: &[u8], out: &mut Vec<DbBoard>) {
         out.clear();
         let m = rules.houses as usize;
         let ring = 2 * m;
@@ -124,7 +124,7 @@ impl Oware {
             // rebuilt for every candidate.
             // (Steps round the ring by comparison: `ring` is not a constant,
             // and a division per seed was much of this function's time.)
-            let mut p = [0u8; 16];
+            let mut p = [0u8; crate::game::DB_BOARD];
             p[m..ring].copy_from_slice(&q[..m]);
             p[..m].copy_from_slice(&q[m..ring]);
             let step = |h: usize| if h + 1 == ring { 0 } else { h + 1 };
@@ -933,6 +933,7 @@ static DB_FAMILY: DbFamily = DbFamily {
     // Indexed by `RuleSet as u8`.
     rules: &["awari", "abapa"],
     describe: "oware ({rule} rules), {pits} houses",
+    layouts: None,
 };
 
 /// The most seeds an Oware database holds: every seed of 6x4 (the builder
@@ -1004,7 +1005,7 @@ impl DbSpec for Oware {
     }
 
     #[inline]
-    fn db_board(&self, out: &mut [u8; 16]) -> usize {
+    fn db_board(&self, out: &mut DbBoard) -> usize {
         let h = self.houses();
         let m = h.len() / 2;
         if self.side_to_move() == Side::South {
@@ -1122,7 +1123,7 @@ mod tests {
                     let mut forward: BTreeMap<Vec<u8>, Vec<Vec<u8>>> = BTreeMap::new();
                     let mut board = vec![0u8; 2 * houses];
                     let mut moves = Vec::new();
-                    let mut b = [0u8; 16];
+                    let mut b = [0u8; crate::game::DB_BOARD];
                     ix.unrank(n, 0, &mut board);
                     for _ in 0..ix.count(n) {
                         let pos = Oware::from_db_board(&r, &board);

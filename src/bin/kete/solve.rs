@@ -873,7 +873,7 @@ struct BuildReporter {
 
 impl BuildReporter {
     fn new(game: DbGame, max_seeds: usize) -> BuildReporter {
-        let ix = kete::game::Indexer::new(2 * game.pits(), max_seeds);
+        let ix = game.index(max_seeds).expect("the request was checked");
         let counts: Vec<u64> = (0..=max_seeds).map(|n| ix.count(n)).collect();
         let below = counts
             .iter()

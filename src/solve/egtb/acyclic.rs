@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::{BuildOptions, BuildProgress, each_board};
-use crate::game::{DbSpec, Indexer, Side};
+use crate::game::{DB_BOARD, DbBoard, DbIndex, DbSpec, Side};
 use crate::solve::db::{Egtb, UNKNOWN};
 
 /// One move of a board: what it banks and where its child's value is.
@@ -21,7 +21,7 @@ struct Child {
     /// Whether the mover moves again.
     same: bool,
     /// The child's board, its mover's view.
-    board: [u8; 16],
+    board: DbBoard,
     rank: u64,
 }
 
@@ -41,7 +41,7 @@ impl<M> Default for Scratch<M> {
 /// the rules of its positions and the count.
 struct Level<'a, G: DbSpec> {
     db: &'a Egtb,
-    ix: &'a Indexer,
+    ix: &'a DbIndex,
     rules: &'a G::Rules,
     n: usize,
 }
@@ -91,10 +91,10 @@ fn moves_value<G: DbSpec>(
     // values are scattered over gigabytes, and asking for all of them
     // before using any lets their cache misses overlap.
     let mut kids = [None::<Child>; 16];
-    let p = 2 * db.game().pits();
+    let p = ix.board_len();
     for (k, &mv) in moves.iter().enumerate() {
         let child = pos.play(mv);
-        let mut b = [0u8; 16];
+        let mut b = [0u8; DB_BOARD];
         let rest = child.db_board(&mut b);
         let same = child.side_to_move() == Side::South;
         // `banked` is the child's mover's view; the stores began empty.

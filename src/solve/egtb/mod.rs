@@ -37,7 +37,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::db::{DbError, Egtb};
-use crate::game::{DbBuild, DbGame, DbSpec, DbVisitor};
+use crate::game::{DB_BOARD, DbBuild, DbGame, DbSpec, DbVisitor};
 use crate::variants::visit_db;
 
 /// How a build reports.
@@ -171,8 +171,11 @@ pub fn build(
 /// Whether [`build`] can build a database of `game` up to `max_seeds`
 /// seeds (not whether it fits in memory).
 pub fn check_request(game: DbGame, max_seeds: usize) -> Result<(), DbError> {
-    if game.pits() > 8 {
-        return Err(DbError::Unsupported("at most 8 pits per row".into()));
+    if game.index(0).is_none_or(|ix| ix.board_len() > DB_BOARD) {
+        return Err(DbError::Unsupported(format!(
+            "{}: a board has more than {DB_BOARD} cells",
+            game.describe()
+        )));
     }
     struct Limit;
     impl DbVisitor for Limit {
@@ -282,8 +285,8 @@ pub(super) fn each_board<S: Default>(
     progress: &mut dyn FnMut(&BuildProgress),
     visit: &BoardVisitor<'_, S>,
 ) {
-    let p = 2 * db.game().pits();
     let ix = db.indexer();
+    let p = ix.board_len();
     let total = ix.count(n);
     let done = AtomicU64::new(0);
     run_reporting(
@@ -293,7 +296,7 @@ pub(super) fn each_board<S: Default>(
         &done,
         |d| progress(&BuildProgress::at(n, total, stage, d, false, start)),
         &|a, b| {
-            let mut board = [0u8; 16];
+            let mut board = [0u8; DB_BOARD];
             let mut scratch = S::default();
             ix.unrank(n, a, &mut board[..p]);
             for idx in a..b {

@@ -11,11 +11,11 @@ use std::time::Instant;
 use super::{BuildOptions, BuildProgress, parallel_chunks, run_reporting, threads};
 #[cfg(doc)]
 use crate::game::DbBuild;
-use crate::game::{DbSpec, Indexer};
+use crate::game::{DB_BOARD, DbBoard, DbIndex, DbSpec};
 use crate::solve::db::Egtb;
 
 /// The game's backward moves ([`DbBuild::Retrograde`]).
-type Predecessors<R> = fn(&R, &[u8], &mut Vec<[u8; 16]>);
+type Predecessors<R> = fn(&R, &[u8], &mut Vec<DbBoard>);
 
 /// What a board of `n` seeds (South to move) offers before the positions of
 /// its own count are known: the best that a move banking seeds gets (its
@@ -59,7 +59,6 @@ impl<'a> Outlook<'a> {
         n: usize,
         moves: &mut Vec<G::Move>,
     ) {
-        let m = board.len() / 2;
         self.over = None;
         self.inside = 0;
         self.len = 0;
@@ -73,7 +72,7 @@ impl<'a> Outlook<'a> {
             return;
         }
         pos.legal_moves(moves);
-        let mut b = [0u8; 16];
+        let mut b = [0u8; DB_BOARD];
         for &mv in moves.iter() {
             let child = pos.play(mv);
             // The child's board from its mover's (the opponent's) view.
@@ -83,7 +82,7 @@ impl<'a> Outlook<'a> {
                 continue;
             }
             let slot = (rest != 0).then(|| {
-                let slot = &db.level(rest)[db.indexer().rank(&b[..2 * m], rest) as usize];
+                let slot = &db.level(rest)[db.indexer().rank(&b, rest) as usize];
                 crate::solve::prefetch(slot);
                 slot
             });
@@ -257,7 +256,7 @@ pub(super) fn build_level<G: DbSpec>(
         rules,
         predecessors,
         n,
-        p: 2 * db.game().pits(),
+        p: ix.board_len(),
         ix,
         total,
         level: db.level(n),
@@ -303,9 +302,9 @@ struct Count<'a, G: DbSpec> {
     predecessors: Predecessors<G::Rules>,
     /// The seeds of the count.
     n: usize,
-    /// The pits of a board, both rows.
+    /// The bytes of a board: both rows (and the layout).
     p: usize,
-    ix: &'a Indexer,
+    ix: &'a DbIndex,
     /// Positions of the count.
     total: u64,
     level: &'a [AtomicI8],
@@ -332,7 +331,7 @@ impl<G: DbSpec> Count<'_, G> {
             &done,
             report,
             &|a, b| {
-                let mut board = [0u8; 16];
+                let mut board = [0u8; DB_BOARD];
                 let mut moves = Vec::with_capacity(8);
                 let mut ring: [Outlook; DEPTH] = std::array::from_fn(|_| Outlook::new());
                 let finish = |idx: u64, o: &Outlook| {
@@ -409,7 +408,7 @@ impl<G: DbSpec> Count<'_, G> {
         );
         let (level, inside) = (self.level, &self.inside);
         parallel_chunks(threads(opts), total, &|a, b| {
-            let mut board = [0u8; 16];
+            let mut board = [0u8; DB_BOARD];
             let mut preds = Vec::new();
             // Predecessors (and whether their successor is lost) whose
             // cache lines are on their way: each is a miss somewhere in

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use super::{BuildOptions, BuildProgress, each_board};
 use crate::game::Side;
-use crate::game::{DbSpec, DbVisitor, Indexer};
+use crate::game::{DB_BOARD, DbIndex, DbSpec, DbVisitor};
 use crate::solve::db::Egtb;
 use crate::variants::visit_db;
 
@@ -48,8 +48,8 @@ fn reachable(db: &Egtb) -> fn(&[u8]) -> bool {
 /// positions that can occur (an empty house on the opponent's side):
 /// C(n+11,11) − C(n+5,11) of them for 6 houses.
 pub fn stats(db: &Egtb) -> Vec<LevelStats> {
-    let p = 2 * db.game().pits();
     let ix = db.indexer();
+    let p = ix.board_len();
     let counted = reachable(db);
     (0..=db.max_seeds())
         .map(|n| {
@@ -57,7 +57,7 @@ pub fn stats(db: &Egtb) -> Vec<LevelStats> {
                 seeds: n,
                 ..Default::default()
             };
-            let mut board = [0u8; 16];
+            let mut board = [0u8; DB_BOARD];
             ix.unrank(n, 0, &mut board[..p]);
             for v in db.level(n) {
                 if counted(&board[..p]) {
@@ -103,7 +103,7 @@ fn expected_value<G: DbSpec>(db: &Egtb, rules: &G::Rules, board: &[u8]) -> i32 {
             .expect("a database game counts seeds at its end");
     }
     let p = board.len();
-    let mut b = [0u8; 16];
+    let mut b = [0u8; DB_BOARD];
     moves
         .iter()
         .map(|&mv| {
@@ -150,7 +150,7 @@ pub fn verify(
     limit: usize,
     progress: &mut dyn FnMut(&BuildProgress),
 ) -> (u64, Vec<Mismatch>) {
-    let ix: &Indexer = db.indexer();
+    let ix: &DbIndex = db.indexer();
     let bad = parking_lot::Mutex::new(Vec::new());
     let count = AtomicUsize::new(0);
     let mut checked = 0;
