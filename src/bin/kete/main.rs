@@ -29,7 +29,7 @@ use variant_args::VariantArgs;
     about = "An engine for the mancala family of sowing games; without a subcommand it speaks \
 UGI/UCI on stdin/stdout (type `help`)",
     long_about = "An engine for the mancala family of sowing games: Kalah, Oware, En Dodoi, Bao la \
-Kujifunza and Bao la Kiswahili.\n\n\
+Kujifunza, Bao la Kiswahili, Togyz Kumalak and Bestemshe.\n\n\
 Without a subcommand, kete is the engine: it speaks UGI and UCI on stdin/stdout \
 (type `help` there for the commands; the specification is protocol/README.md).",
     after_help = "Examples:\n  \
