@@ -357,6 +357,43 @@ fn the_search_plays_with_the_database_of_its_variant_built_once_at_isready() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Togyz Kumalak plays with its database as Kalah and Oware do: the small
+/// one (5 kumalaks, every place of the tuzdyks) built at the first
+/// `isready`, and an endgame on the board answered from it.
+#[test]
+fn togyz_kumalak_plays_with_its_database_built_at_isready() {
+    let dir = fresh_dir("togyz");
+    let mut e = EngineProcess::start();
+    ready(
+        &mut e,
+        &[
+            &format!("setoption name EgtbDir value {}", dir.display()),
+            "setoption name Variant value togyz-kumalak",
+        ],
+    );
+    let file = dir.join("togyz-9-tuzdyk-5.egtb");
+    assert!(
+        e.log.iter().any(|l| l.starts_with(
+            "info string egtb: in play: togyz kumalak (tuzdyk), 9 otaus up to 5 seeds"
+        )),
+        "{}",
+        e.tail()
+    );
+    assert_eq!(query(&mut e, "EgtbInUse"), file.display().to_string());
+    // Four kumalaks on the board, both tuzdyks made, 79-79 in the kazans.
+    e.send("position fen 0-0-X-1-0-0-0-0-2-0-0-0-0-0-1-X-0-0-79-79-S");
+    e.send("go depth 6");
+    let info = expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("info depth")
+    });
+    assert!(tbhits(&info) > 0, "{info}");
+    expect_line(&mut e, Duration::from_secs(10), |l| {
+        l.starts_with("bestmove")
+    });
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_larger_database_kept_in_the_folder_is_the_one_in_play() {
     let dir = fresh_dir("larger");
