@@ -275,7 +275,7 @@ impl Game for EnDodoi {
             (1, 700),
             (1, 200),
             (1, 80),
-            (2, 50),
+            (3, 40),
             (4, 40),
             (6, 25),
             (8, 10),
@@ -284,7 +284,7 @@ impl Game for EnDodoi {
 
     fn level_elo(rules: &EnDodoiRules) -> &'static [i32] {
         if *rules == EnDodoiRules::default() {
-            &[849, 1074, 1205, 1440, 1636, 1974, 2133, 2421]
+            &[780, 923, 1058, 1471, 1759, 1959, 2146, 2397]
         } else {
             &[]
         }
@@ -474,9 +474,9 @@ impl Game for EnDodoi {
 /// En Dodoi's evaluators.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EnDodoiEval {
-    /// The first, hand-picked evaluation (also called `classic`): captured
-    /// seeds, the seeds each side still has on the board, and the captures
-    /// the mover can make.
+    /// The network ([`EnDodoiEval::Net`]): it won its SPRT against the
+    /// hand-picked evaluation on even openings
+    /// (`tournaments/endodoi-sprt-net-vs-classic-even/`).
     #[default]
     Default,
     /// A small network trained by `kete tune net` (`weights/endodoi.net`):
@@ -484,11 +484,11 @@ pub enum EnDodoiEval {
     /// from the side to move, one input for each count (the two-row inputs
     /// Oware's network has), 32 hidden units. For the board it was trained
     /// on, 6 holes of 4 seeds; on other boards it is the hand-picked
-    /// evaluation. Not the default yet: it won its SPRT against the
-    /// hand-picked one on even openings but not on random ones
-    /// (`tournaments/endodoi-sprt-net-vs-classic*/`), and the playing
-    /// levels were calibrated with the hand-picked one.
+    /// evaluation.
     Net,
+    /// The first, hand-picked evaluation: captured seeds, the seeds each
+    /// side still has on the board, and the captures the mover can make.
+    Classic,
     /// The linear evaluation over [`EnDodoiEval::FEATURES`] with the weights
     /// `kete tune` fitted to game results (`weights/endodoi.rs`). Not the
     /// default yet: its SPRT passed on few decisive pairs, and depth 4 of it
@@ -516,8 +516,9 @@ const SIDE_FEATURES: usize = 5;
 
 impl Evaluator<EnDodoi> for EnDodoiEval {
     const TABLE: &'static [(Self, &'static [&'static str])] = &[
-        (EnDodoiEval::Default, &["default", "classic"]),
+        (EnDodoiEval::Default, &["default"]),
         (EnDodoiEval::Net, &["net"]),
+        (EnDodoiEval::Classic, &["classic"]),
         (EnDodoiEval::Tuned, &["tuned"]),
         (EnDodoiEval::Captured, &["captured", "plain"]),
     ];
@@ -542,9 +543,9 @@ impl Evaluator<EnDodoi> for EnDodoiEval {
     fn evaluate(&self, pos: &EnDodoi) -> i32 {
         match self {
             EnDodoiEval::Tuned => linear_value::<_, Self>(pos),
-            EnDodoiEval::Net => NET
+            EnDodoiEval::Default | EnDodoiEval::Net => NET
                 .value::<_, Self>(pos)
-                .unwrap_or_else(|| EnDodoiEval::Default.evaluate(pos)),
+                .unwrap_or_else(|| EnDodoiEval::Classic.evaluate(pos)),
             _ => self.terms(pos).iter().map(|t| t.1).sum(),
         }
     }
@@ -556,12 +557,12 @@ impl Evaluator<EnDodoi> for EnDodoiEval {
         match self {
             EnDodoiEval::Tuned => return linear_value_terms::<_, Self>(pos),
             EnDodoiEval::Captured => return vec![("captured", captured)],
-            EnDodoiEval::Net => {
+            EnDodoiEval::Default | EnDodoiEval::Net => {
                 if let Some(v) = NET.value::<_, Self>(pos) {
                     return vec![("network", v)];
                 }
             }
-            EnDodoiEval::Default => {}
+            EnDodoiEval::Classic => {}
         }
         // Seeds on the board go to whoever moves last, and relays carry them
         // across, so a seed on one's own side is worth only a little.
@@ -725,13 +726,9 @@ mod tests {
         let big = EnDodoi::start(&EnDodoiRules { pits: 8, seeds: 4 });
         let mut active = [0u16; MAX_NET_ACTIVE];
         assert_eq!(EnDodoiEval::net_inputs(&big, &mut active), None);
-        assert_eq!(
-            EnDodoiEval::Net.evaluate(&big),
-            EnDodoiEval::Default.evaluate(&big)
-        );
-        assert_eq!(
-            EnDodoiEval::Net.terms(&big),
-            EnDodoiEval::Default.terms(&big)
-        );
+        for e in [EnDodoiEval::Default, EnDodoiEval::Net] {
+            assert_eq!(e.evaluate(&big), EnDodoiEval::Classic.evaluate(&big));
+            assert_eq!(e.terms(&big), EnDodoiEval::Classic.terms(&big));
+        }
     }
 }
