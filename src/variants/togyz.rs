@@ -1167,13 +1167,12 @@ impl DbSpec for Togyz {
         pos
     }
 
-    /// The database built at the first `isready` holds about 3 M boards
-    /// (5 kumalaks on the tournament board, about a second); `kete egtb
-    /// prepare` builds one of about 256 M (9 kumalaks).
-    fn play_db_seeds(rules: &TogyzRules, small: bool) -> Option<usize> {
-        let budget = if small { 3_000_000 } else { 256 << 20 };
-        let all = 2 * rules.pits as usize * rules.seeds as usize;
-        Self::db_game(rules).ok()?.fitting(all, budget)
+    /// None by default: the rules have no repetition rule, and two engines
+    /// that both read a database shuffle a won endgame for ever (every move
+    /// keeps the value), so a game can end only by adjudication. `EgtbPath`
+    /// still plays with one (against an opponent without, it won its SPRT).
+    fn play_db_seeds(_rules: &TogyzRules, _small: bool) -> Option<usize> {
+        None
     }
 }
 
