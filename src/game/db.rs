@@ -25,8 +25,12 @@ pub struct DbFamily {
     /// tuzdyks): the cells each layout of a board blocks, for a board's
     /// pits per row and rule; `None` where every cell can hold seeds
     /// ([`DbIndex`]).
-    pub layouts: Option<fn(pits: u8, rule: u8) -> Vec<Vec<u8>>>,
+    pub layouts: Option<Layouts>,
 }
+
+/// The cells each layout of a board blocks, for a board's pits per row and
+/// rule ([`DbFamily::layouts`]).
+pub type Layouts = fn(pits: u8, rule: u8) -> Vec<Vec<u8>>;
 
 /// The most bytes of a database board: the cells of both rows, and the
 /// layout's number where the game has layouts.
