@@ -1049,3 +1049,77 @@ fn togyz_kumalak_databases_agree_with_the_solver() {
         checked += 1;
     }
 }
+
+/// Togyz Kumalak has no repetition rule, so a won database position must
+/// be played out by its distance to the capture: from random boards won
+/// for the side to move, the winner playing the moves the search is held
+/// to ([`kete::protocol::solve::progress`]) and the loser keeping his value
+/// while putting the capture off as long as the database allows, seeds
+/// leave the board (or the game ends) within the winner's distance plus
+/// one ply. Both games, the tournament board to 5 kumalaks and
+/// Bestemshe's to 8.
+#[test]
+fn togyz_kumalak_database_wins_are_played_out_by_their_distances() {
+    for (rules, max) in [(TogyzRules::default(), 5), (TogyzRules::bestemshe(), 8)] {
+        let game = Togyz::db_game(&rules).unwrap();
+        let db = build(game, max, &BuildOptions::default(), &mut |_| {}).unwrap();
+        assert!(db.has_distances());
+        let r = Togyz::db_rules(game);
+        let ix = game.index(max).unwrap();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |k: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % k
+        };
+        let seeds = |p: &Togyz| p.db_board(&mut [0u8; kete::game::DB_BOARD]);
+        let (mut played, mut longest) = (0, 0);
+        while played < 1_500 {
+            let n = 1 + next(max as u64) as usize;
+            let mut b = [0u8; kete::game::DB_BOARD];
+            ix.unrank(n, next(ix.count(n)), &mut b[..ix.board_len()]);
+            let mut pos = Togyz::from_db_board(&r, &b[..ix.board_len()]);
+            let Some((v, d)) = db.probe_distance(&pos) else {
+                panic!("{} is not in the database", pos.to_notation())
+            };
+            if v <= 0 || pos.outcome().is_some() {
+                continue;
+            }
+            let winner = pos.side_to_move();
+            longest = longest.max(d);
+            let mut plies = 0;
+            while pos.outcome().is_none() && seeds(&pos) == n {
+                assert!(
+                    plies <= d,
+                    "{}: no capture after {plies} plies",
+                    pos.to_notation()
+                );
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                let mv = if pos.side_to_move() == winner {
+                    assert!(kete::protocol::solve::progress(&db, &pos, &mut moves));
+                    moves[0]
+                } else {
+                    // The loser's moves that keep his value, the farthest
+                    // from the capture.
+                    let (lv, _) = db.probe_distance(&pos).unwrap();
+                    let keeps = |m: &_| {
+                        let c = pos.play(*m);
+                        let (cv, cd) = db.probe_distance(&c).unwrap();
+                        (-(c.banked() + cv) == pos.banked() + lv).then_some(cd)
+                    };
+                    *moves
+                        .iter()
+                        .filter(|m| keeps(m).is_some())
+                        .max_by_key(|m| keeps(m))
+                        .expect("a move keeps the value")
+                };
+                pos = pos.play(mv);
+                plies += 1;
+            }
+            played += 1;
+        }
+        assert!(longest > 4, "distances up to {longest} only");
+    }
+}

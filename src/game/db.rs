@@ -26,6 +26,11 @@ pub struct DbFamily {
     /// pits per row and rule; `None` where every cell can hold seeds
     /// ([`DbIndex`]).
     pub layouts: Option<Layouts>,
+    /// Whether its databases also keep, per position, how many plies
+    /// perfect play takes to the next capture (the game has no repetition
+    /// rule, so without them an engine can keep a won value for ever
+    /// without capturing).
+    pub distances: bool,
 }
 
 /// The cells each layout of a board blocks, for a board's pits per row and
@@ -226,6 +231,7 @@ mod tests {
         rules: &["plain", "odd"],
         describe: "test ({rule} rules), {pits} pits",
         layouts: None,
+        distances: false,
     };
 
     #[test]

@@ -11,9 +11,9 @@ use std::time::Duration;
 
 use super::output::Output;
 use super::text::{line_text, score_text};
-use crate::game::DbSpec;
 use crate::game::Game;
 use crate::game::SolveGame;
+use crate::game::{DB_BOARD, DbSpec};
 use crate::search::Probe;
 use crate::search::WIN;
 use crate::solve::pns::{Bounds, INF, ProveOptions, Verdict, prove};
@@ -430,15 +430,79 @@ fn run<G: SolveGame>(
 
 /// The search's view of a loaded database for positions of `G` under
 /// `rules`: the exact score of a position it holds (the banked margin plus
-/// the database's value of the seeds in play, in centiseeds), or `None`
-/// when the database does not fit those rules.
+/// the database's value of the seeds in play, in centiseeds), and where the
+/// database keeps distances, the root moves that play a won value out
+/// ([`progress`]); `None` when the database does not fit those rules.
 pub fn probe<G: DbSpec>(db: &Arc<Egtb>, rules: &G::Rules) -> Option<Probe<G>> {
     db.check::<G>(rules).ok()?;
-    let db = db.clone();
-    Some(Probe(Arc::new(move |pos: &G| {
-        let v = Tablebase::<G>::probe(&*db, pos)?;
+    let scores = db.clone();
+    let score = Arc::new(move |pos: &G| {
+        let v = Tablebase::<G>::probe(&*scores, pos)?;
         Some(100 * (pos.banked() + v))
-    })))
+    });
+    let progress = db.has_distances().then(|| {
+        let db = db.clone();
+        Arc::new(move |root: &G, moves: &mut Vec<G::Move>| progress(&db, root, moves))
+            as Arc<crate::search::ProgressFn<G>>
+    });
+    Some(Probe { score, progress })
+}
+
+/// Narrows the moves of a `root` the database holds as won to those that
+/// realise the value soonest: a move that ends the game with a win, else
+/// one that keeps the value and brings seeds off the board, else one that
+/// keeps it and leaves the opponent the fewest plies from the capture.
+/// Each such move shortens what is left (fewer seeds, or at most as many
+/// and a nearer capture at a value as high), so the game ends. Returns
+/// whether it narrowed; a position it does not hold, or one not won, keeps
+/// its moves.
+pub fn progress<G: DbSpec>(db: &Egtb, root: &G, moves: &mut Vec<G::Move>) -> bool {
+    let Some((v, _)) = db.probe_distance(root) else {
+        return false;
+    };
+    if v <= 0 {
+        return false;
+    }
+    let side = root.side_to_move();
+    let mut board = [0u8; DB_BOARD];
+    let n = root.db_board(&mut board);
+    let target = root.banked() + v;
+    let mut wins = Vec::new();
+    // The moves that keep the value: (move, whether it takes seeds off the
+    // board, the child's distance).
+    let mut keep = Vec::new();
+    for &mv in moves.iter() {
+        let child = root.play(mv);
+        if child
+            .outcome()
+            .is_some_and(|o| o.result.winner() == Some(side))
+        {
+            wins.push(mv);
+            continue;
+        }
+        let Some((cv, cd)) = db.probe_distance(&child) else {
+            return false;
+        };
+        // The databases' games alternate: the child's mover is the opponent.
+        let total = -(child.banked() + cv);
+        if total >= target {
+            keep.push((mv, child.db_board(&mut board) < n, cd));
+        }
+    }
+    let chosen: Vec<G::Move> = if !wins.is_empty() {
+        wins
+    } else if keep.iter().any(|k| k.1) {
+        keep.iter().filter(|k| k.1).map(|k| k.0).collect()
+    } else if let Some(nearest) = keep.iter().map(|k| k.2).min() {
+        keep.iter()
+            .filter(|k| k.2 == nearest)
+            .map(|k| k.0)
+            .collect()
+    } else {
+        return false;
+    };
+    *moves = chosen;
+    true
 }
 
 /// The position of `go solve`, or the error and an empty `bestmove` (a `go`

@@ -87,20 +87,37 @@ impl Shared {
 }
 
 /// Exact values from an endgame database: the score (centiseeds, side to
-/// move) of a position the database holds. The caller builds it for its
-/// own game, so the search stays generic and nothing is downcast.
-pub struct Probe<G>(pub Arc<ProbeFn<G>>);
+/// move) of a position the database holds, and where the game has no
+/// repetition rule, the root moves that bring a won value nearer. The
+/// caller builds it for its own game, so the search stays generic and
+/// nothing is downcast.
+pub struct Probe<G: Game> {
+    pub score: Arc<ProbeFn<G>>,
+    pub progress: Option<Arc<ProgressFn<G>>>,
+}
 
-/// The closure behind a [`Probe`].
+/// The closure behind [`Probe::score`].
 pub type ProbeFn<G> = dyn Fn(&G) -> Option<i32> + Send + Sync;
 
-impl<G> Clone for Probe<G> {
+/// The closure behind [`Probe::progress`]: keeps, of the root's legal
+/// moves, those that keep a won value and come nearest to realising it (a
+/// capture, or the position the database counts fewest plies from one),
+/// and says whether it did; it leaves the list alone where the database
+/// does not hold the root or the root is not won. Every move that keeps
+/// the value looks alike to the search, so without it a won endgame can be
+/// shuffled for ever where no rule ends a cycle.
+pub type ProgressFn<G> = dyn Fn(&G, &mut Vec<<G as Game>::Move>) -> bool + Send + Sync;
+
+impl<G: Game> Clone for Probe<G> {
     fn clone(&self) -> Self {
-        Probe(self.0.clone())
+        Probe {
+            score: self.score.clone(),
+            progress: self.progress.clone(),
+        }
     }
 }
 
-impl<G> std::fmt::Debug for Probe<G> {
+impl<G: Game> std::fmt::Debug for Probe<G> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Probe")
     }
@@ -539,7 +556,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if ply > 0
             && let Some(tb) = &self.tablebase
-            && let Some(v) = (tb.0)(pos)
+            && let Some(v) = (tb.score)(pos)
         {
             // Exact: no horizon behind it.
             self.shared.tbhits.fetch_add(1, Ordering::Relaxed);
@@ -843,7 +860,25 @@ pub fn search<G: Game>(
             lines: Vec::new(),
         };
     }
-    if let Some(result) = solve_first(root, limits, settings, shared, start, soft, report) {
+    // A won database position is played towards its capture: the search
+    // then only chooses among the moves that get there soonest (and the
+    // exact solver, which knows no distances, is not asked).
+    let mut settled = false;
+    if settings.multipv == 1
+        && let Some(progress) = settings
+            .tablebase
+            .as_ref()
+            .and_then(|t| t.progress.as_ref())
+    {
+        let all = moves.clone();
+        settled = progress(root, &mut moves);
+        if moves.is_empty() {
+            moves = all;
+        }
+    }
+    if !settled
+        && let Some(result) = solve_first(root, limits, settings, shared, start, soft, report)
+    {
         return result;
     }
     let mut history = game_history.to_vec();

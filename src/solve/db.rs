@@ -11,13 +11,21 @@
 //! File format (little-endian): the 8 bytes `KETEEGTB`, then the format
 //! version (1), the game (0 Kalah, 1 Oware), pits per row, the rule (Kalah:
 //! 0 standard, 1 empty capture; Oware: 0 Awari, 1 Abapa), the largest seed count and
-//! three zero bytes; then the values of every seed count from 0 up, in rank
-//! order; then a 64-bit checksum of the values.
+//! a flags byte (1: distances follow the values) and two zero bytes; then the values
+//! of every seed count from 0 up, in rank order; in games that keep them
+//! ([`crate::game::DbFamily::distances`]), the distances in the same order;
+//! then a 64-bit checksum of both.
+//!
+//! A distance is how many plies perfect play takes from the position to
+//! the move that captures (its value's threshold reached), the winner
+//! hurrying and the loser delaying, counted within its seed count; 255
+//! stands for 255 or more. A game without a repetition rule needs it to
+//! play a won value out: every move that keeps the value looks alike.
 
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicI8, Ordering};
+use std::sync::atomic::{AtomicI8, AtomicU8, Ordering};
 
 use crate::game::{DB_BOARD, DbGame, DbIndex, DbSpec, Game};
 
@@ -76,6 +84,9 @@ pub struct Egtb {
     /// Where each seed count's values start; one more entry at the end.
     offsets: Vec<u64>,
     values: Box<[AtomicI8]>,
+    /// Each position's distance to its capture, in the values' order, in
+    /// games that keep them; empty otherwise.
+    distances: Box<[AtomicU8]>,
 }
 
 impl fmt::Debug for Egtb {
@@ -107,12 +118,20 @@ impl Egtb {
         super::advise_huge_pages(&values);
         values.resize_with(total, || AtomicI8::new(UNKNOWN));
         let values = values.into_boxed_slice();
+        let mut distances = Vec::new();
+        if game.family.distances {
+            distances.reserve_exact(total);
+            super::advise_huge_pages(&distances);
+            distances.resize_with(total, || AtomicU8::new(0));
+        }
+        let distances = distances.into_boxed_slice();
         Ok(Egtb {
             game,
             max_seeds,
             indexer,
             offsets,
             values,
+            distances,
         })
     }
 
@@ -154,6 +173,26 @@ impl Egtb {
         &self.values[self.offsets[n] as usize..self.offsets[n + 1] as usize]
     }
 
+    /// The distances of the boards with `n` seeds, in rank order, if the
+    /// game keeps them.
+    pub(crate) fn distance_level(&self, n: usize) -> Option<&[AtomicU8]> {
+        (!self.distances.is_empty())
+            .then(|| &self.distances[self.offsets[n] as usize..self.offsets[n + 1] as usize])
+    }
+
+    /// Whether the database keeps distances to the next capture.
+    pub fn has_distances(&self) -> bool {
+        !self.distances.is_empty()
+    }
+
+    /// The distance of the board numbered `idx` among those with `n`
+    /// seeds: plies to its capture (see the module's notes), 0 where the
+    /// game keeps none.
+    pub fn distance_at(&self, n: usize, idx: u64) -> u8 {
+        self.distance_level(n)
+            .map_or(0, |l| l[idx as usize].load(Ordering::Relaxed))
+    }
+
     /// The value of a board (side to move's pits first) holding `n` seeds.
     #[inline]
     pub fn value(&self, board: &[u8], n: usize) -> i8 {
@@ -166,14 +205,24 @@ impl Egtb {
         self.level(n)[idx as usize].load(Ordering::Relaxed)
     }
 
+    /// A hash of the values, then the distances, in chunks of 64 KiB (the
+    /// files of games without distances kept their checksum).
     fn checksum(&self) -> u64 {
-        let mut h = 0xCBF2_9CE4_8422_2325u64;
-        for chunk in self.values.chunks(1 << 16) {
-            let mut w = 0u64;
-            for (i, v) in chunk.iter().enumerate() {
-                w = w.rotate_left(5) ^ (v.load(Ordering::Relaxed) as u8 as u64) ^ i as u64;
+        const CHUNK: u64 = 1 << 16;
+        let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(0x0000_0100_0000_01B3);
+        let values = self.values.iter().map(|v| v.load(Ordering::Relaxed) as u8);
+        let distances = self.distances.iter().map(|d| d.load(Ordering::Relaxed));
+        let (mut h, mut w, mut i) = (0xCBF2_9CE4_8422_2325u64, 0u64, 0u64);
+        for b in values.chain(distances) {
+            w = w.rotate_left(5) ^ b as u64 ^ i;
+            i += 1;
+            if i == CHUNK {
+                h = mix(h, w);
+                (w, i) = (0, 0);
             }
-            h = (h ^ w).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+        if i > 0 {
+            h = mix(h, w);
         }
         h
     }
@@ -183,11 +232,17 @@ impl Egtb {
         let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
         f.write_all(MAGIC)?;
         let c = self.game.code();
-        f.write_all(&[VERSION, c[0], c[1], c[2], self.max_seeds as u8, 0, 0, 0])?;
+        let flags = self.has_distances() as u8;
+        f.write_all(&[VERSION, c[0], c[1], c[2], self.max_seeds as u8, flags, 0, 0])?;
         let mut buf = Vec::with_capacity(1 << 20);
         for chunk in self.values.chunks(1 << 20) {
             buf.clear();
             buf.extend(chunk.iter().map(|v| v.load(Ordering::Relaxed) as u8));
+            f.write_all(&buf)?;
+        }
+        for chunk in self.distances.chunks(1 << 20) {
+            buf.clear();
+            buf.extend(chunk.iter().map(|d| d.load(Ordering::Relaxed)));
             f.write_all(&buf)?;
         }
         f.write_all(&self.checksum().to_le_bytes())?;
@@ -226,11 +281,32 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
     let game = crate::variants::db_game([head[9], head[10], head[11]]).map_err(DbError::Format)?;
     let max_seeds = head[12] as usize;
     Egtb::check_size(max_seeds)?;
+    let distances = match head[13] {
+        0 => false,
+        1 => true,
+        f => return Err(DbError::Format(format!("unknown flags {f}"))),
+    };
+    if distances != game.family.distances {
+        return Err(DbError::Format(if distances {
+            format!(
+                "{} keeps no distances, but the file has them",
+                game.describe()
+            )
+        } else {
+            format!(
+                "it has no distances to the next capture, which {} needs \
+                 (built by an older kete: build it again)",
+                game.describe()
+            )
+        }));
+    }
     // The size the header promises, checked before the table is made: a
     // damaged header can promise more memory than the machine has.
     let indexer = Egtb::indexer_for(game, max_seeds)?;
     let expected = (0..=max_seeds)
-        .try_fold(16 + 8, |size: u64, n| size.checked_add(indexer.count(n)))
+        .try_fold(16 + 8, |size: u64, n| {
+            size.checked_add(indexer.count(n) * (1 + distances as u64))
+        })
         .ok_or_else(|| DbError::Format("its header promises more than 2^64 bytes".into()))?;
     let actual = std::fs::metadata(path)?.len();
     if actual != expected {
@@ -247,6 +323,13 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
             v.store(x as i8, Ordering::Relaxed);
         }
     }
+    for chunk in db.distances.chunks(1 << 20) {
+        let b = &mut buf[..chunk.len()];
+        f.read_exact(b)?;
+        for (d, &x) in chunk.iter().zip(b.iter()) {
+            d.store(x, Ordering::Relaxed);
+        }
+    }
     let mut sum = [0u8; 8];
     f.read_exact(&mut sum)?;
     if u64::from_le_bytes(sum) != db.checksum() {
@@ -256,16 +339,38 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
 }
 
 impl Egtb {
-    /// Where the value of `pos` is, if it is here.
+    /// Where the value of `pos` is in `values`, if it is here.
     #[inline]
-    fn slot<G: DbSpec>(&self, pos: &G) -> Option<&AtomicI8> {
+    fn index_of<G: DbSpec>(&self, pos: &G) -> Option<usize> {
         let mut b = [0u8; DB_BOARD];
         let n = pos.db_board(&mut b);
         if n > self.max_seeds || G::db_game(&pos.rules()).ok() != Some(self.game) {
             return None;
         }
-        let i = self.offsets[n] + self.indexer.rank(&b, n);
-        Some(&self.values[i as usize])
+        Some((self.offsets[n] + self.indexer.rank(&b, n)) as usize)
+    }
+
+    /// Where the value of `pos` is, if it is here.
+    #[inline]
+    fn slot<G: DbSpec>(&self, pos: &G) -> Option<&AtomicI8> {
+        self.index_of(pos).map(|i| &self.values[i])
+    }
+}
+
+impl Egtb {
+    /// The value of `pos` and its distance to the next capture (0 where the
+    /// game keeps none), if it is here.
+    pub fn probe_distance<G: DbSpec>(&self, pos: &G) -> Option<(i32, u8)> {
+        let i = self.index_of(pos)?;
+        let v = self.values[i].load(Ordering::Relaxed);
+        if v == UNKNOWN {
+            return None;
+        }
+        let d = self
+            .distances
+            .get(i)
+            .map_or(0, |d| d.load(Ordering::Relaxed));
+        Some((v as i32, d))
     }
 }
 

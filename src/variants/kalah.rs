@@ -659,6 +659,7 @@ static DB_FAMILY: DbFamily = DbFamily {
     rules: &["standard", "empty"],
     describe: "kalah, {pits} pits, {rule} capture",
     layouts: None,
+    distances: false,
 };
 
 impl DbSpec for Kalah {

@@ -934,6 +934,7 @@ static DB_FAMILY: DbFamily = DbFamily {
     rules: &["awari", "abapa"],
     describe: "oware ({rule} rules), {pits} houses",
     layouts: None,
+    distances: false,
 };
 
 /// The most seeds an Oware database holds: every seed of 6x4 (the builder

@@ -988,6 +988,7 @@ static DB_FAMILY: DbFamily = DbFamily {
     rules: &["tuzdyk", "no-tuzdyk"],
     describe: "togyz kumalak ({rule}), {pits} otaus",
     layouts: Some(db_layouts),
+    distances: true,
 };
 
 /// The layouts of a database board ([`DbFamily::layouts`]): with tuzdyks,
@@ -1167,12 +1168,16 @@ impl DbSpec for Togyz {
         pos
     }
 
-    /// None by default: the rules have no repetition rule, and two engines
-    /// that both read a database shuffle a won endgame for ever (every move
-    /// keeps the value), so a game can end only by adjudication. `EgtbPath`
-    /// still plays with one (against an opponent without, it won its SPRT).
-    fn play_db_seeds(_rules: &TogyzRules, _small: bool) -> Option<usize> {
-        None
+    /// The database built at the first `isready` holds about 3 M boards
+    /// (5 kumalaks on the tournament board, about a second); `kete egtb
+    /// prepare` builds one of about 256 M (9 kumalaks). With no repetition
+    /// rule, a won endgame is played out by the distances the databases
+    /// keep (`DbFamily::distances`): every move that keeps the value looks
+    /// alike to the search, and two engines would shuffle it for ever.
+    fn play_db_seeds(rules: &TogyzRules, small: bool) -> Option<usize> {
+        let budget = if small { 3_000_000 } else { 256 << 20 };
+        let all = 2 * rules.pits as usize * rules.seeds as usize;
+        Self::db_game(rules).ok()?.fitting(all, budget)
     }
 }
 

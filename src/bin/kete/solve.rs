@@ -1078,9 +1078,13 @@ pub fn run_egtb(args: &EgtbArgs) -> Result<()> {
                 });
             shown.finish();
             for m in &bad {
+                let (what, stored, expected) = match m.distance {
+                    Some((s, e)) => ("distance", s as i32, e as i32),
+                    None => ("value", m.stored, m.expected),
+                };
                 eprintln!(
-                    "mismatch: {} seeds, index {}, board {:?}: stored {}, its moves give {}",
-                    m.seeds, m.index, m.board, m.stored, m.expected
+                    "mismatch: {} seeds, index {}, board {:?}: stored {what} {stored}, its moves give {expected}",
+                    m.seeds, m.index, m.board
                 );
             }
             if !bad.is_empty() {

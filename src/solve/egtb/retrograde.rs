@@ -260,6 +260,7 @@ pub(super) fn build_level<G: DbSpec>(
         ix,
         total,
         level: db.level(n),
+        distances: db.distance_level(n),
         inside: Nibbles::new(total),
         decided: AtomicU64::new(0),
     };
@@ -273,9 +274,13 @@ pub(super) fn build_level<G: DbSpec>(
     for t in (1..=n as i32).rev() {
         // Positions that join at this threshold by their own exits.
         count.join_by_exits(t, &fresh, opts);
-        // And the positions that reach them, until no more join.
+        // And the positions that reach them, until no more join. A
+        // position that joins in round `r` is `r` plies from its exit:
+        // the winner's quickest, the loser's slowest (its distance).
+        let mut round = 0u8;
         while !fresh.is_empty() {
-            count.tell_predecessors(t, &fresh, &next, opts);
+            round = round.saturating_add(1);
+            count.tell_predecessors(t, round, &fresh, &next, opts);
             std::mem::swap(&mut fresh, &mut next);
         }
         let decided = count.decided.load(Ordering::Relaxed);
@@ -308,6 +313,9 @@ struct Count<'a, G: DbSpec> {
     /// Positions of the count.
     total: u64,
     level: &'a [AtomicI8],
+    /// Per position, the round of its threshold in which it joined (its
+    /// distance), where the game keeps distances.
+    distances: Option<&'a [AtomicU8]>,
     /// Per position, its moves within the count not yet known to reach a
     /// position worth at least the threshold.
     inside: Nibbles,
@@ -356,9 +364,9 @@ impl<G: DbSpec> Count<'_, G> {
         );
     }
 
-    /// Decides position `idx` at `v` and marks it in `into`, unless it is
-    /// decided already (by another thread, say).
-    fn decide(&self, idx: u64, v: i32, into: &Bits) -> bool {
+    /// Decides position `idx` at `v` in round `round` and marks it in
+    /// `into`, unless it is decided already (by another thread, say).
+    fn decide(&self, idx: u64, v: i32, round: u8, into: &Bits) -> bool {
         let cell = &self.level[idx as usize];
         let code = cell.load(Ordering::Relaxed);
         if exit_of(code).is_some()
@@ -366,6 +374,9 @@ impl<G: DbSpec> Count<'_, G> {
                 .compare_exchange(code, v as i8, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
         {
+            if let Some(d) = self.distances {
+                d[idx as usize].store(round, Ordering::Relaxed);
+            }
             into.set(idx);
             self.decided.fetch_add(1, Ordering::Relaxed);
             return true;
@@ -382,9 +393,9 @@ impl<G: DbSpec> Count<'_, G> {
             for idx in a..b {
                 if let Some(exit) = exit_of(level[idx as usize].load(Ordering::Relaxed)) {
                     if exit >= t {
-                        self.decide(idx, t, fresh);
+                        self.decide(idx, t, 0, fresh);
                     } else if exit <= -t && inside.get(idx) == 0 {
-                        self.decide(idx, -t, fresh);
+                        self.decide(idx, -t, 0, fresh);
                     }
                 }
             }
@@ -397,7 +408,7 @@ impl<G: DbSpec> Count<'_, G> {
     /// is won at `t`; one whose every move within the count now reaches a
     /// position worth at least `t`, and whose exit is worth `-t` or less,
     /// is lost at `-t`.
-    fn tell_predecessors(&self, t: i32, fresh: &Bits, next: &Bits, opts: &BuildOptions) {
+    fn tell_predecessors(&self, t: i32, round: u8, fresh: &Bits, next: &Bits, opts: &BuildOptions) {
         let (rules, predecessors, n, p, ix, total) = (
             self.rules,
             self.predecessors,
@@ -419,12 +430,12 @@ impl<G: DbSpec> Count<'_, G> {
             let settle = |batch: &mut Vec<(u64, bool)>| {
                 for &(idx, lost) in batch.iter() {
                     if lost {
-                        self.decide(idx, t, next);
+                        self.decide(idx, t, round, next);
                     } else if inside.decrement(idx) == 0
                         && exit_of(level[idx as usize].load(Ordering::Relaxed))
                             .is_some_and(|e| e <= -t)
                     {
-                        self.decide(idx, -t, next);
+                        self.decide(idx, -t, round, next);
                     }
                 }
                 batch.clear();

@@ -19,6 +19,8 @@ pub struct LevelStats {
     pub draws: u64,
     pub losses: u64,
     pub sum: i64,
+    /// The longest distance to a capture, where the game keeps distances.
+    pub longest: Option<u8>,
 }
 
 impl std::fmt::Display for LevelStats {
@@ -27,7 +29,11 @@ impl std::fmt::Display for LevelStats {
             f,
             "n={} positions={} wins={} draws={} losses={} sum={}",
             self.seeds, self.positions, self.wins, self.draws, self.losses, self.sum
-        )
+        )?;
+        match self.longest {
+            Some(d) => write!(f, " longest={d}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -55,12 +61,16 @@ pub fn stats(db: &Egtb) -> Vec<LevelStats> {
         .map(|n| {
             let mut s = LevelStats {
                 seeds: n,
+                longest: db.has_distances().then_some(0),
                 ..Default::default()
             };
             let mut board = [0u8; DB_BOARD];
             ix.unrank(n, 0, &mut board[..p]);
-            for v in db.level(n) {
+            for (idx, v) in db.level(n).iter().enumerate() {
                 if counted(&board[..p]) {
+                    if let Some(l) = s.longest.as_mut() {
+                        *l = (*l).max(db.distance_at(n, idx as u64));
+                    }
                     let v = v.load(Ordering::Relaxed);
                     s.positions += 1;
                     s.sum += v as i64;
@@ -85,49 +95,83 @@ pub struct Mismatch {
     pub board: Vec<u8>,
     pub stored: i32,
     pub expected: i32,
+    /// Where the value is right but its distance to the capture is not:
+    /// the stored distance and the one its moves give.
+    pub distance: Option<(u8, u8)>,
 }
 
 /// The value every position of `db` must hold given the others: the best
 /// over its moves. For Kalah this determines the database (no cycles); for
 /// Oware it is the fixed point the build computes, which also has every
-/// value in range.
-fn expected_value<G: DbSpec>(db: &Egtb, rules: &G::Rules, board: &[u8]) -> i32 {
+/// value in range. With it, where the game keeps distances, the distance
+/// the position must hold if its value is `stored` (see [`expected_distance`]).
+fn expected_value<G: DbSpec>(
+    db: &Egtb,
+    rules: &G::Rules,
+    (board, n): (&[u8], usize),
+    stored: i32,
+) -> (i32, u8) {
     let pos = G::from_db_board(rules, board);
     let mut moves = Vec::with_capacity(8);
     pos.legal_moves(&mut moves);
     if moves.is_empty() {
         // The stores are empty: the final margin is the game's own count.
-        return pos
+        let margin = pos
             .outcome()
             .and_then(|o| o.margin_for(Side::South))
             .expect("a database game counts seeds at its end");
+        return (margin, 0);
     }
     let p = board.len();
     let mut b = [0u8; DB_BOARD];
-    moves
-        .iter()
-        .map(|&mv| {
-            let child = pos.play(mv);
-            let rest = child.db_board(&mut b);
-            let value = if rest == 0 {
-                0
-            } else {
-                db.value(&b[..p], rest) as i32
-            };
-            // The child's margin from its mover's view, then South's.
-            let v = child.banked() + value;
-            if child.side_to_move() == Side::South {
-                v
-            } else {
-                -v
-            }
-        })
-        .max()
-        .expect("moves exist")
+    let mut children = Vec::with_capacity(moves.len());
+    for &mv in &moves {
+        let child = pos.play(mv);
+        let rest = child.db_board(&mut b);
+        let (value, distance) = if rest == 0 {
+            (0, 0)
+        } else {
+            let idx = db.indexer().rank(&b[..p], rest);
+            (db.value_at(rest, idx) as i32, db.distance_at(rest, idx))
+        };
+        // The child's margin from its mover's view, then South's.
+        let v = child.banked() + value;
+        let margin = if child.side_to_move() == Side::South {
+            v
+        } else {
+            -v
+        };
+        children.push((margin, rest == n, distance));
+    }
+    let value = children.iter().map(|c| c.0).max().expect("moves exist");
+    let distance = if db.has_distances() {
+        expected_distance(&children, stored)
+    } else {
+        0
+    };
+    (value, distance)
+}
+
+/// The distance a position worth `v` must hold, given each move's margin,
+/// whether it stays within the seed count, and its child's distance: the
+/// round of threshold `|v|` in which the build decides it. A winner (`v >
+/// 0`) is 0 plies from a capture worth `v`, or one more than the nearest
+/// child within the count worth `v` to it; a loser is 0 if no move within
+/// the count gives the opponent exactly `-v` (the rest give more), or one
+/// more than the farthest that does. A draw has none (0). 255 is the most.
+fn expected_distance(children: &[(i32, bool, u8)], v: i32) -> u8 {
+    let same = children.iter().filter(|c| c.1 && c.0 == v).map(|c| c.2);
+    let next = match v.cmp(&0) {
+        std::cmp::Ordering::Equal => return 0,
+        std::cmp::Ordering::Greater if children.iter().any(|c| !c.1 && c.0 >= v) => return 0,
+        std::cmp::Ordering::Greater => same.min(),
+        std::cmp::Ordering::Less => same.max(),
+    };
+    next.map_or(0, |d| d.saturating_add(1))
 }
 
 /// [`expected_value`] for the game of `db`, chosen once.
-type Expected<'a> = Box<dyn Fn(&[u8]) -> i32 + Sync + 'a>;
+type Expected<'a> = Box<dyn Fn(&[u8], usize, i32) -> (i32, u8) + Sync + 'a>;
 
 fn expected_for(db: &Egtb) -> Expected<'_> {
     struct For<'a>(&'a Egtb);
@@ -135,7 +179,7 @@ fn expected_for(db: &Egtb) -> Expected<'_> {
         type Output = Expected<'a>;
         fn visit<G: DbSpec>(self, rules: G::Rules) -> Expected<'a> {
             let db = self.0;
-            Box::new(move |board| expected_value::<G>(db, &rules, board))
+            Box::new(move |board, n, stored| expected_value::<G>(db, &rules, (board, n), stored))
         }
     }
     visit_db(db.game(), For(db))
@@ -167,10 +211,12 @@ pub fn verify(
             progress,
             &|idx, board, _: &mut ()| {
                 let stored = db.value_at(n, idx) as i32;
-                let expected = expected(board);
+                let (expected, distance) = expected(board, n, stored);
                 let in_range = stored.unsigned_abs() as usize <= n;
-                if (stored != expected || !in_range)
-                    && count.fetch_add(1, Ordering::Relaxed) < limit
+                let value_wrong = stored != expected || !in_range;
+                let stored_distance = db.distance_at(n, idx);
+                let distance_wrong = !value_wrong && stored_distance != distance;
+                if (value_wrong || distance_wrong) && count.fetch_add(1, Ordering::Relaxed) < limit
                 {
                     bad.lock().push(Mismatch {
                         seeds: n,
@@ -178,6 +224,7 @@ pub fn verify(
                         board: board.to_vec(),
                         stored,
                         expected,
+                        distance: distance_wrong.then_some((stored_distance, distance)),
                     });
                 }
             },
@@ -187,4 +234,32 @@ pub fn verify(
     let mut bad = bad.into_inner();
     bad.sort_by_key(|m| (m.seeds, m.index));
     (checked, bad)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expected_distance;
+
+    #[test]
+    fn a_distance_is_the_winners_nearest_and_the_losers_farthest() {
+        // (margin, stays within the count, child's distance)
+        let won = [(2, true, 7), (2, true, 3), (1, true, 0), (1, false, 0)];
+        assert_eq!(expected_distance(&won, 2), 4, "the nearest child worth 2");
+        let banks = [(2, true, 3), (2, false, 9)];
+        assert_eq!(expected_distance(&banks, 2), 0, "a capture worth 2 now");
+        let lost = [(-2, true, 3), (-2, true, 8), (-3, true, 0), (-2, false, 0)];
+        assert_eq!(
+            expected_distance(&lost, -2),
+            9,
+            "the farthest child giving 2"
+        );
+        let forced = [(-3, true, 5), (-2, false, 0)];
+        assert_eq!(
+            expected_distance(&forced, -2),
+            0,
+            "only the capture keeps -2"
+        );
+        assert_eq!(expected_distance(&won, 0), 0, "a draw has none");
+        assert_eq!(expected_distance(&[(1, true, 255)], 1), 255, "the most");
+    }
 }
