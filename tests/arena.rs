@@ -1101,12 +1101,26 @@ fn togyz_kumalak_and_bestemshe_are_played_and_refereed_by_their_rules() {
     use kete::game::Game;
     use kete::variants::Variant;
     use kete::variants::togyz::{Togyz, TogyzRules};
-    for (variant, rules) in [
-        ("togyz-kumalak", TogyzRules::default()),
-        ("bestemshe", TogyzRules::bestemshe()),
+    for (variant, rules, seeds) in [
+        ("togyz-kumalak", TogyzRules::default(), "5"),
+        ("bestemshe", TogyzRules::bestemshe(), "14"),
     ] {
         assert!(Variant::by_name(variant).is_ok());
         let dir = out_dir(&format!("arena-{variant}"));
+        // Both engines with a database (the games have no repetition rule,
+        // and a won endgame must still be played out: its distances).
+        let db_dir = out_dir(&format!("arena-{variant}-db"));
+        std::fs::create_dir_all(&db_dir).unwrap();
+        let db = db_dir.join("db.egtb");
+        let built = Command::new(KETE)
+            .args(["egtb", "build", "--variant", variant, "--max-seeds", seeds])
+            .arg("--out")
+            .arg(&db)
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(built.success());
+        let with_db = format!("option.EgtbPath={}", db.display());
         let args = strings(&[
             "--variant",
             variant,
@@ -1114,10 +1128,12 @@ fn togyz_kumalak_and_bestemshe_are_played_and_refereed_by_their_rules() {
             &format!("cmd={KETE}"),
             "name=d3",
             "depth=3",
+            &with_db,
             "--engine",
             &format!("cmd={KETE}"),
             "name=d1",
             "depth=1",
+            &with_db,
             "--rounds",
             "4",
             "--openings",
@@ -1156,5 +1172,6 @@ fn togyz_kumalak_and_bestemshe_are_played_and_refereed_by_their_rules() {
             assert_eq!(g["final_position"], pos.to_notation(), "{variant}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&db_dir).unwrap();
     }
 }

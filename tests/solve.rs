@@ -1002,6 +1002,30 @@ fn togyz_position(board: &Togyz, kazans: (u32, u32), north: bool) -> Togyz {
     Togyz::from_notation(&rules, &format!("{}-{s}-{n}-{side}", cells.join("-"))).unwrap()
 }
 
+/// Numbers below `k` from a seed (xorshift).
+fn xorshift(mut x: u64) -> impl FnMut(u64) -> u64 {
+    move |k: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % k
+    }
+}
+
+/// Random boards of a Togyz Kumalak database game with 1 to `max`
+/// kumalaks (empty kazans, South to move), each with its kumalaks.
+fn random_db_boards(game: DbGame, max: usize, seed: u64) -> impl FnMut() -> (usize, Togyz) {
+    let r = Togyz::db_rules(game);
+    let ix = game.index(max).unwrap();
+    let mut next = xorshift(seed);
+    move || {
+        let n = 1 + next(max as u64) as usize;
+        let mut b = [0u8; kete::game::DB_BOARD];
+        ix.unrank(n, next(ix.count(n)), &mut b[..ix.board_len()]);
+        (n, Togyz::from_db_board(&r, &b[..ix.board_len()]))
+    }
+}
+
 /// The solver, which knows nothing of databases, against the database on
 /// random boards of up to five kumalaks, with kazans near the 82 that wins
 /// (which end the game early, as the database's play to the end does not:
@@ -1012,21 +1036,11 @@ fn togyz_kumalak_databases_agree_with_the_solver() {
     let rules = TogyzRules::default();
     let game = Togyz::db_game(&rules).unwrap();
     let db = build(game, MAX, &BuildOptions::default(), &mut |_| {}).unwrap();
-    let r = Togyz::db_rules(game);
-    let ix = game.index(MAX).unwrap();
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |k: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % k
-    };
+    let mut next = xorshift(0x6A09_E667_F3BC_C908);
+    let mut boards = random_db_boards(game, MAX, 0x2545_F491_4F6C_DD1D);
     let mut checked = 0;
     while checked < 60 {
-        let n = 1 + next(MAX as u64) as usize;
-        let mut b = [0u8; kete::game::DB_BOARD];
-        ix.unrank(n, next(ix.count(n)), &mut b[..ix.board_len()]);
-        let board = Togyz::from_db_board(&r, &b[..ix.board_len()]);
+        let (n, board) = boards();
         // Kazans that leave both players below 82: South's from 81 - n
         // to 81, North's the rest of the 162.
         let south = 81 - n as u32 + next(n as u64 + 1) as u32;
@@ -1064,22 +1078,11 @@ fn togyz_kumalak_database_wins_are_played_out_by_their_distances() {
         let game = Togyz::db_game(&rules).unwrap();
         let db = build(game, max, &BuildOptions::default(), &mut |_| {}).unwrap();
         assert!(db.has_distances());
-        let r = Togyz::db_rules(game);
-        let ix = game.index(max).unwrap();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |k: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % k
-        };
+        let mut boards = random_db_boards(game, max, 0x9E37_79B9_7F4A_7C15);
         let seeds = |p: &Togyz| p.db_board(&mut [0u8; kete::game::DB_BOARD]);
         let (mut played, mut longest) = (0, 0);
         while played < 1_500 {
-            let n = 1 + next(max as u64) as usize;
-            let mut b = [0u8; kete::game::DB_BOARD];
-            ix.unrank(n, next(ix.count(n)), &mut b[..ix.board_len()]);
-            let mut pos = Togyz::from_db_board(&r, &b[..ix.board_len()]);
+            let (n, mut pos) = boards();
             let Some((v, d)) = db.probe_distance(&pos) else {
                 panic!("{} is not in the database", pos.to_notation())
             };
