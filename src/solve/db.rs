@@ -305,7 +305,7 @@ pub fn load(path: impl AsRef<Path>) -> Result<Egtb, DbError> {
     let indexer = Egtb::indexer_for(game, max_seeds)?;
     let expected = (0..=max_seeds)
         .try_fold(16 + 8, |size: u64, n| {
-            size.checked_add(indexer.count(n) * (1 + distances as u64))
+            size.checked_add(indexer.count(n).checked_mul(1 + distances as u64)?)
         })
         .ok_or_else(|| DbError::Format("its header promises more than 2^64 bytes".into()))?;
     let actual = std::fs::metadata(path)?.len();

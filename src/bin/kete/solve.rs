@@ -1013,7 +1013,7 @@ kete egtb build --variant oware --pits 3 --max-seeds 12 --out oware3.db"
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
-    /// Check every value of a database against the moves of its position.
+    /// Check every value (and distance) of a database against the moves of its position.
     #[command(after_help = "Example:\n  kete egtb verify oware3.db")]
     Verify {
         /// A database file made by `kete egtb build`.
@@ -1022,7 +1022,7 @@ kete egtb build --variant oware --pits 3 --max-seeds 12 --out oware3.db"
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
-    /// One line per seed count: positions, wins, draws, losses, sum.
+    /// One line per seed count: positions, wins, draws, losses, sum (longest distance where kept)
     #[command(after_help = "Example:\n  kete egtb stats oware3.db")]
     Stats {
         /// A database file made by `kete egtb build`.
