@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[(&str, u32, &str)] = &[
     ("options", 0, "rule options"),
     ("interrupt", 0, "interruption"),
+    ("cpu", 0, "the CPU's features"),
     ("game", 1, "what every game offers"),
     ("variants", 2, "the games and their registry"),
     ("search", 3, "the search"),

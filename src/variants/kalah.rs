@@ -190,6 +190,7 @@ impl Game for Kalah {
         out.extend(two_row::occupied_right_to_left(self.w[self.side.index()]));
     }
 
+    #[inline(always)]
     fn count_legal_moves(&self) -> usize {
         if self.over() {
             return 0;
@@ -197,6 +198,9 @@ impl Game for Kalah {
         nonzero_bytes(self.w[self.side.index()]).count_ones() as usize
     }
 
+    // Always inlined: a copy of a hot loop compiled for a newer CPU level
+    // (perft's, see `crate::cpu`) then compiles the sowing for it too.
+    #[inline(always)]
     fn play(&self, mv: PitMove) -> Kalah {
         let m = self.pits as u32;
         let s = self.side.index();
