@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use kete::protocol::options::{EMPTY, ENGINE_OPTIONS, MAX_HASH_MIB, MAX_MULTIPV};
+use kete::protocol::options::{ENGINE_OPTIONS, MAX_HASH_MIB, MAX_MULTIPV};
 use kete::search::{self, Limits};
 use kete::solve::Egtb;
 use pyo3::prelude::*;
@@ -16,19 +16,7 @@ use pyo3::types::PyDict;
 use crate::core::{Core, SearchJob, SolveJob};
 use crate::position::Position;
 use crate::results::{Analysis, Solution};
-use crate::{OptionError, UnsolvableError, whole_opt};
-
-/// A Python value as an option's text: `True` → `true`, `None` →
-/// `<empty>`, a path → its text.
-pub fn option_text(val: &Bound<'_, PyAny>) -> PyResult<String> {
-    if val.is_none() {
-        return Ok(EMPTY.to_string());
-    }
-    if let Ok(b) = val.extract::<bool>() {
-        return Ok(b.to_string());
-    }
-    Ok(val.str()?.to_string())
-}
+use crate::{OptionError, UnsolvableError, option_text, whole_opt};
 
 fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
     match s {
@@ -277,5 +265,5 @@ pub fn ponder_of(
     let reply = pv
         .get(1)
         .filter(|_| pv.first().map(String::as_str) == Some(best))?;
-    crate::ugi::expected_reply(position, best, reply)
+    crate::position::expected_reply(position, best, reply)
 }

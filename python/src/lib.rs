@@ -107,6 +107,18 @@ pub fn whole(what: &str, value: i64, min: i64, max: i64) -> PyResult<i64> {
     }
 }
 
+/// A Python value as an option's text: `True` → `true`, `None` →
+/// `<empty>`, a path → its text.
+pub fn option_text(val: &Bound<'_, PyAny>) -> PyResult<String> {
+    if val.is_none() {
+        return Ok(kete::protocol::options::EMPTY.to_string());
+    }
+    if let Ok(b) = val.extract::<bool>() {
+        return Ok(b.to_string());
+    }
+    Ok(val.str()?.to_string())
+}
+
 /// [`whole`] for an optional value.
 pub fn whole_opt(what: &str, value: Option<i64>, min: i64, max: i64) -> PyResult<Option<i64>> {
     value.map(|v| whole(what, v, min, max)).transpose()

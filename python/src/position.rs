@@ -992,3 +992,18 @@ pub fn variant_options<'py>(py: Python<'py>, variant: &str) -> PyResult<Bound<'p
     }
     Ok(out)
 }
+
+/// `reply`, if it is legal after `best` in `position` and the turn passes
+/// there to the opponent and back: the reply an engine can ponder on.
+pub fn expected_reply(position: &dyn DynPos, best: &str, reply: &str) -> Option<String> {
+    let mover = position.side_to_move();
+    let after = position.after(best).ok()?;
+    if after.outcome().is_some() || after.side_to_move() == mover {
+        return None;
+    }
+    let then = after.after(reply).ok()?;
+    if then.outcome().is_some() || then.side_to_move() != mover {
+        return None;
+    }
+    then.history().last().cloned()
+}

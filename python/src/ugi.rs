@@ -18,10 +18,9 @@ use parking_lot::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyType};
 
-use crate::engine::option_text;
-use crate::position::Position;
+use crate::position::{Position, expected_reply};
 use crate::results::{Analysis, Line, Score};
-use crate::{EngineError, OptionError};
+use crate::{EngineError, OptionError, option_text};
 
 /// The engine's failure as an `EngineError` whose `termination` says how
 /// the arena would score it (`"handshake"`, `"crash"`, `"timeout"`,
@@ -65,25 +64,6 @@ struct Pondering {
 
 /// How long an engine may take to answer `stop` after pondering.
 const STOP_GRACE: Duration = Duration::from_secs(5);
-
-/// `reply`, if it is legal after `best` in `position` and the turn passes
-/// there to the opponent and back: the reply an engine can ponder on.
-pub fn expected_reply(
-    position: &dyn crate::position::DynPos,
-    best: &str,
-    reply: &str,
-) -> Option<String> {
-    let mover = position.side_to_move();
-    let after = position.after(best).ok()?;
-    if after.outcome().is_some() || after.side_to_move() == mover {
-        return None;
-    }
-    let then = after.after(reply).ok()?;
-    if then.outcome().is_some() || then.side_to_move() != mover {
-        return None;
-    }
-    then.history().last().cloned()
-}
 
 impl UgiEngine {
     fn gone(&self, py: Python<'_>) -> PyErr {
