@@ -18,6 +18,9 @@ JOB_ARGS=${JOB_ARGS:-}
 SBATCH_ARGS=${SBATCH_ARGS:-}
 # WAIT=1: wait for the combine job to finish (for scripts and CI).
 WAIT=${WAIT:-0}
+# Most tasks in one job array: Slurm refuses array indices from its
+# MaxArraySize on (1001 by default), so more jobs go in several arrays.
+ARRAY_MAX=${ARRAY_MAX:-1000}
 # -----------------------------------------------------------------------
 
 export KETE JOBS JOB_ARGS
@@ -28,11 +31,19 @@ if [ -z "$n" ] || [ "$n" -lt 1 ]; then
   exit 1
 fi
 mkdir -p "$JOBS/logs"
-# shellcheck disable=SC2086
-array=$(cd "$JOBS/logs" && sbatch --parsable --export=ALL $SBATCH_ARGS \
-  --array="0-$((n - 1))" "$here/solve-job.sbatch")
-array=${array%%;*}
-echo "submitted: $n solve jobs as job $array (array 0-$((n - 1)))"
+# Arrays of at most ARRAY_MAX tasks; task t of the array from OFFSET solves
+# job OFFSET + t.
+arrays=()
+for ((offset = 0; offset < n; offset += ARRAY_MAX)); do
+  count=$((n - offset < ARRAY_MAX ? n - offset : ARRAY_MAX))
+  # shellcheck disable=SC2086
+  id=$(cd "$JOBS/logs" && sbatch --parsable --export=ALL,OFFSET=$offset $SBATCH_ARGS \
+    --array="0-$((count - 1))" "$here/solve-job.sbatch")
+  id=${id%%;*}
+  arrays+=("$id")
+  echo "submitted: jobs $offset-$((offset + count - 1)) as job $id (array 0-$((count - 1)))"
+done
+array=$(IFS=:; echo "${arrays[*]}")
 wait_flag=()
 if [ "$WAIT" = 1 ]; then wait_flag=(--wait); fi
 # shellcheck disable=SC2086
