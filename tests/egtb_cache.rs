@@ -518,6 +518,19 @@ fn egtb_prepare_builds_each_database_once() {
         String::from_utf8_lossy(&out.stderr),
         "kete: endodoi has no endgame databases under these rules\n"
     );
+    // A variant with databases that plays with none by default has nothing
+    // to prepare, and is told how to build one.
+    let out = Command::new(KETE)
+        .args(["egtb", "prepare", "--variant", "togyz-kumalak", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "kete: togyz-kumalak plays with no endgame database unless EgtbPath names one, so \
+         there is none to prepare; build one with `kete egtb build --variant togyz-kumalak`\n"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

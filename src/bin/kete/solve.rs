@@ -1149,6 +1149,16 @@ fn prepare(
     for v in variants {
         let Some(choice) = kete::protocol::database::choice(&v, true) else {
             if variant.given {
+                // A game with databases may still play with none by default
+                // (Togyz Kumalak: no database won its SPRT).
+                if v.visit_solver(DbOf).is_ok() {
+                    bail!(
+                        "{} plays with no endgame database unless EgtbPath names one, so there \
+                         is none to prepare; build one with `kete egtb build --variant {}`",
+                        v.name(),
+                        v.name()
+                    );
+                }
                 bail!("{} has no endgame databases under these rules", v.name());
             }
             continue;
