@@ -12,6 +12,10 @@ use kete::variants::kalah::{Capture, Kalah, KalahRules};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 use kete::variants::togyz::{Togyz, TogyzRules};
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// The database of Kalah with `pits` pits a row under `capture`.
 fn kalah_db(pits: u8, capture: Capture) -> DbGame {
     Kalah::db_game(&KalahRules {
@@ -1002,26 +1006,17 @@ fn togyz_position(board: &Togyz, kazans: (u32, u32), north: bool) -> Togyz {
     Togyz::from_notation(&rules, &format!("{}-{s}-{n}-{side}", cells.join("-"))).unwrap()
 }
 
-/// Numbers below `k` from a seed (xorshift).
-fn xorshift(mut x: u64) -> impl FnMut(u64) -> u64 {
-    move |k: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % k
-    }
-}
-
 /// Random boards of a Togyz Kumalak database game with 1 to `max`
 /// kumalaks (empty kazans, South to move), each with its kumalaks.
 fn random_db_boards(game: DbGame, max: usize, seed: u64) -> impl FnMut() -> (usize, Togyz) {
     let r = Togyz::db_rules(game);
     let ix = game.index(max).unwrap();
-    let mut next = xorshift(seed);
+    let mut rng = Rng::new(seed);
     move || {
-        let n = 1 + next(max as u64) as usize;
+        let n = 1 + rng.below(max);
         let mut b = [0u8; kete::game::DB_BOARD];
-        ix.unrank(n, next(ix.count(n)), &mut b[..ix.board_len()]);
+        let rank = rng.below(ix.count(n) as usize) as u64;
+        ix.unrank(n, rank, &mut b[..ix.board_len()]);
         (n, Togyz::from_db_board(&r, &b[..ix.board_len()]))
     }
 }
@@ -1036,16 +1031,16 @@ fn togyz_kumalak_databases_agree_with_the_solver() {
     let rules = TogyzRules::default();
     let game = Togyz::db_game(&rules).unwrap();
     let db = build(game, MAX, &BuildOptions::default(), &mut |_| {}).unwrap();
-    let mut next = xorshift(0x6A09_E667_F3BC_C908);
+    let mut rng = Rng::new(0x6A09_E667_F3BC_C908);
     let mut boards = random_db_boards(game, MAX, 0x2545_F491_4F6C_DD1D);
     let mut checked = 0;
     while checked < 60 {
         let (n, board) = boards();
         // Kazans that leave both players below 82: South's from 81 - n
         // to 81, North's the rest of the 162.
-        let south = 81 - n as u32 + next(n as u64 + 1) as u32;
+        let south = 81 - n as u32 + rng.below(n + 1) as u32;
         let north = 162 - n as u32 - south;
-        let pos = togyz_position(&board, (south, north), next(2) == 1);
+        let pos = togyz_position(&board, (south, north), rng.below(2) == 1);
         if pos.outcome().is_some() {
             continue;
         }
