@@ -12,7 +12,9 @@ use kete::variants::kalah::{Capture, Kalah, KalahRules};
 use kete::variants::oware::{Oware, OwareRules, Repetition, RuleSet};
 use kete::variants::togyz::{Togyz, TogyzRules};
 
+// Only the generator of the tests' common code; not all of it is used here.
 #[path = "common/rng.rs"]
+#[allow(dead_code)]
 mod rng;
 use rng::Rng;
 
