@@ -70,8 +70,10 @@ pub trait Evaluator<G>:
     }
 }
 
-/// Most network inputs on at once.
-pub const MAX_NET_ACTIVE: usize = 32;
+/// Most network inputs on at once: Bao's network has the most, one for each
+/// of its 32 pits and ten for the hands, the nyumbas, the stage and the
+/// threats.
+pub const MAX_NET_ACTIVE: usize = 42;
 
 /// The phase of a game at its start: a linear evaluation blends a weight for
 /// the opening (`phase == PHASE`) with one for the bare board (`phase == 0`).
