@@ -8,12 +8,13 @@ use crate::variants::net::Network;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum BaoEval {
-    /// Bao la Kiswahili: [`BaoEval::Tuned`], which beat the hand-picked
-    /// evaluation in an SPRT; Bao la Kujifunza (no hands; the weights were
-    /// fitted on Kiswahili games and gained nothing in its SPRT):
-    /// [`BaoEval::Classic`]. The network beat it in an SPRT on even openings
-    /// but is not the default yet: the playing levels' depths and spreads,
-    /// tuned with the hand-picked evaluation, are not 100 Elo apart with it.
+    /// Bao la Kiswahili: [`BaoEval::Net`], which beat [`BaoEval::Tuned`] in
+    /// an SPRT (`tournaments/bao-kiswahili-sprt-net-vs-tuned/`); Bao la
+    /// Kujifunza (no hands; the linear weights were fitted on Kiswahili games
+    /// and gained nothing in its SPRT): [`BaoEval::Classic`]. Its network beat
+    /// that in an SPRT on even openings but is not the default yet: the
+    /// playing levels' depths and spreads, tuned with the hand-picked
+    /// evaluation, are not 100 Elo apart with it.
     #[default]
     Default,
     /// The first, hand-picked evaluation: seeds, front-row seeds, capture
@@ -194,7 +195,7 @@ impl BaoEval {
     /// The evaluator `Default` stands for in this game.
     fn resolve(self, pos: &Bao) -> BaoEval {
         match (self, pos.rules().kind) {
-            (BaoEval::Default, Kind::Kiswahili) => BaoEval::Tuned,
+            (BaoEval::Default, Kind::Kiswahili) => BaoEval::Net,
             (BaoEval::Default, Kind::Kujifunza) => BaoEval::Classic,
             (e, _) => e,
         }

@@ -222,7 +222,7 @@ impl Game for Bao {
 
     fn level_elo(rules: &BaoRules) -> &'static [i32] {
         if *rules == BaoRules::kiswahili() {
-            &[915, 1230, 1518, 1749, 1958, 2383, 2698, 2939]
+            &[922, 1268, 1499, 1762, 1909, 2333, 2464, 2705]
         } else if *rules == BaoRules::kujifunza() {
             &[965, 1088, 1329, 1476, 1584, 1715, 1822, 1937]
         } else {
