@@ -3,7 +3,7 @@
 //! heuristics in the engine's centiseed scale.
 
 use super::{Bao, BaoMove, Kind, NYUMBA};
-use crate::game::{Evaluator, Game, MAX_NET_ACTIVE, PHASE, Side, linear_value, linear_value_terms};
+use crate::game::{Evaluator, Game, PHASE, Side, linear_value, linear_value_terms};
 use crate::variants::net::Network;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,15 +44,15 @@ static NET_KISWAHILI: Network<NET_INPUTS, NET_HIDDEN> =
 static NET_KUJIFUNZA: Network<NET_INPUTS, NET_HIDDEN> =
     Network::from_bytes(include_bytes!("../weights/bao-kujifunza.net"));
 
-/// The network of `pos`'s game and its value of `pos`.
+/// The value of `pos` by its game's network (every Bao position has the
+/// network's inputs, so the hand-picked evaluation never stands in).
 fn net_value(pos: &Bao) -> i32 {
     let net = match pos.rules().kind {
         Kind::Kiswahili => &NET_KISWAHILI,
         Kind::Kujifunza => &NET_KUJIFUNZA,
     };
-    let mut active = [0u16; MAX_NET_ACTIVE];
-    let n = net_inputs(pos, &mut active);
-    net.evaluate(&active[..n])
+    net.value::<_, BaoEval>(pos)
+        .unwrap_or_else(|| BaoEval::Classic.evaluate(pos))
 }
 
 /// The tuned weights, one (opening, endgame) pair per feature.
@@ -306,6 +306,7 @@ fn net_inputs(pos: &Bao, out: &mut [u16]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::MAX_NET_ACTIVE;
     use crate::variants::bao::BaoRules;
 
     fn inputs(pos: &Bao) -> Vec<u16> {
