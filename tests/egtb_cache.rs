@@ -507,27 +507,25 @@ fn egtb_prepare_builds_each_database_once() {
     );
     let second = prepare();
     assert!(second.contains(", already there ("), "{second}");
+    // What a refused `prepare` of `variant` says (it must fail).
+    let refused = |variant: &str| {
+        let out = Command::new(KETE)
+            .args(["egtb", "prepare", "--variant", variant, "--dir"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{variant}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
     // A variant without databases is refused by name.
-    let out = Command::new(KETE)
-        .args(["egtb", "prepare", "--variant", "endodoi", "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        refused("endodoi"),
         "kete: endodoi has no endgame databases under these rules\n"
     );
     // A variant with databases that plays with none by default has nothing
     // to prepare, and is told how to build one.
-    let out = Command::new(KETE)
-        .args(["egtb", "prepare", "--variant", "togyz-kumalak", "--dir"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        refused("togyz-kumalak"),
         "kete: togyz-kumalak plays with no endgame database unless EgtbPath names one, so \
          there is none to prepare; build one with `kete egtb build --variant togyz-kumalak`\n"
     );
