@@ -187,3 +187,58 @@ fn the_random_mover_is_below_the_greedy_player_in_every_game() {
         );
     }
 }
+
+/// Bao la Kujifunza's levels below full strength search with its
+/// hand-picked evaluation while `Eval` is left at its default (with the
+/// network, full strength's, they could not be spaced 100 Elo apart); an
+/// `Eval` set by name is theirs too. Bao la Kiswahili's levels search with
+/// its default, the network.
+#[test]
+fn bao_la_kujifunzas_levels_keep_the_hand_picked_evaluation_and_full_strength_the_network() {
+    use kete::search::level::{Player, play};
+    use kete::search::{Limits, Settings, Shared};
+    use kete::variants::bao::{Bao, BaoEval, BaoRules};
+
+    // The scores of every root move at depth 3 (a level's MultiPV lines),
+    // or full strength's score and line.
+    let weighed = |rules: &BaoRules, eval: BaoEval, player: Player| {
+        let root = Bao::start(rules);
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let settings = Settings {
+            eval,
+            ..Settings::default()
+        };
+        let r = play(
+            &root,
+            &[],
+            &limits,
+            &settings,
+            &Shared::new(4),
+            player,
+            Some(7),
+            &mut |_| {},
+        );
+        let mut scores: Vec<i32> = r.lines.iter().map(|(s, _)| *s).collect();
+        scores.sort_unstable();
+        (scores, r.score)
+    };
+    let club = Player::Level(4);
+    let kujifunza = BaoRules::kujifunza();
+    let level = weighed(&kujifunza, BaoEval::Default, club);
+    assert!(level.0.len() > 1, "a level weighs every move: {level:?}");
+    assert_eq!(level.0, weighed(&kujifunza, BaoEval::Classic, club).0);
+    assert_ne!(level.0, weighed(&kujifunza, BaoEval::Net, club).0);
+    let full = weighed(&kujifunza, BaoEval::Default, Player::Full);
+    assert_eq!(full.1, weighed(&kujifunza, BaoEval::Net, Player::Full).1);
+    assert_ne!(
+        full.1,
+        weighed(&kujifunza, BaoEval::Classic, Player::Full).1
+    );
+    let kiswahili = BaoRules::kiswahili();
+    let level = weighed(&kiswahili, BaoEval::Default, club);
+    assert_eq!(level.0, weighed(&kiswahili, BaoEval::Net, club).0);
+    assert_ne!(level.0, weighed(&kiswahili, BaoEval::Classic, club).0);
+}

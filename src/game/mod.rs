@@ -410,6 +410,13 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
         &DEFAULT_LEVEL_PLAY
     }
 
+    /// The evaluation the playing levels below full strength search with
+    /// while the `Eval` option is left at its default: the default, unless
+    /// the game's levels cannot be spaced with it.
+    fn level_eval(_rules: &Self::Rules) -> Self::Eval {
+        Self::Eval::default()
+    }
+
     /// The Elo of each playing level under `rules`, weakest first (the
     /// last, full strength, at 300 ms a move), on the scale whose anchor is
     /// the greedy reference player at 1000, as tournaments measured it;

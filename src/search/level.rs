@@ -365,9 +365,15 @@ fn level_search<G: Game>(
         infinite: false,
         ..limits.clone()
     };
+    let eval = if settings.eval == G::Eval::default() {
+        G::level_eval(&root.rules())
+    } else {
+        settings.eval
+    };
     let settings = Settings {
         multipv: count,
         exact: None,
+        eval,
         ..settings.clone()
     };
     let mut result = super::search(root, history, &limits, &settings, shared, report);

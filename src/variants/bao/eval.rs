@@ -196,7 +196,7 @@ impl BaoEval {
     fn resolve(self, pos: &Bao) -> BaoEval {
         match (self, pos.rules().kind) {
             (BaoEval::Default, Kind::Kiswahili) => BaoEval::Net,
-            (BaoEval::Default, Kind::Kujifunza) => BaoEval::Classic,
+            (BaoEval::Default, Kind::Kujifunza) => BaoEval::Net,
             (e, _) => e,
         }
     }
