@@ -73,3 +73,68 @@ fn proven_scores_match_brute_force_on_small_boards() {
         assert_eq!(v, expected, "Kalah({pits},{seeds}) best move");
     }
 }
+
+fn run_threads(pos: &Kalah, depth: u32, threads: usize) -> (SearchResult<u8>, Vec<Report<u8>>) {
+    let shared = Shared::new(16);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let settings = Settings::<Kalah> {
+        threads,
+        ..Settings::default()
+    };
+    let mut reports = Vec::new();
+    let r = search(pos, &[], &limits, &settings, &shared, &mut |r| {
+        reports.push(r.clone())
+    });
+    (r, reports)
+}
+
+#[test]
+fn helper_threads_keep_proven_scores_exact_and_the_best_move_sound() {
+    // Helpers run ahead and their finished iterations may be played: the
+    // value and the move must still be the game's.
+    for (pits, seeds) in [(2, 2), (3, 2), (3, 3), (2, 4)] {
+        let rules = KalahRules {
+            pits,
+            seeds,
+            ..KalahRules::default()
+        };
+        let pos = Kalah::start(&rules);
+        let expected = brute_force(&pos);
+        for threads in [2, 3] {
+            let (r, _) = run_threads(&pos, MAX_DEPTH, threads);
+            assert!(r.proven, "Kalah({pits},{seeds}), {threads} threads");
+            assert_eq!(
+                r.score, expected,
+                "Kalah({pits},{seeds}), {threads} threads"
+            );
+            let child = pos.play(r.best.unwrap());
+            let v = brute_force(&child);
+            let v = if child.side_to_move() == pos.side_to_move() {
+                v
+            } else {
+                -v
+            };
+            assert_eq!(
+                v, expected,
+                "Kalah({pits},{seeds}) best move, {threads} threads"
+            );
+        }
+    }
+}
+
+#[test]
+fn with_helper_threads_the_last_line_reported_is_the_move_played_at_the_depth_asked() {
+    let pos = Kalah::start(&KalahRules::default());
+    for _ in 0..5 {
+        let (r, reports) = run_threads(&pos, 9, 2);
+        assert_eq!(r.depth, 9);
+        let last = reports.last().expect("a line per iteration");
+        assert_eq!(last.depth, 9);
+        assert_eq!(last.pv.first(), r.best.as_ref());
+        assert_eq!(r.pv.first(), r.best.as_ref());
+        assert!(reports.windows(2).all(|w| w[0].depth <= w[1].depth));
+    }
+}
