@@ -1175,3 +1175,33 @@ fn togyz_kumalak_and_bestemshe_are_played_and_refereed_by_their_rules() {
         std::fs::remove_dir_all(&db_dir).unwrap();
     }
 }
+
+#[test]
+fn an_openings_file_names_the_command_that_makes_it_again_rule_options_included() {
+    for given in [
+        "openings --variant kalah --seeds 6 --plies 3 --count 8 --seed 7",
+        "openings --variant oware --rules abapa --plies 2 --count 5",
+        "openings --variant kalah --plies 2 --count 5",
+    ] {
+        let args: Vec<String> = given.split(' ').map(String::from).collect();
+        let first = String::from_utf8(run(&args).stdout).unwrap();
+        let made_by = first
+            .lines()
+            .find_map(|l| l.strip_prefix("# made by: kete-arena "))
+            .unwrap_or_else(|| panic!("no 'made by' line for {given}:\n{first}"));
+        let again: Vec<String> = made_by.split(' ').map(String::from).collect();
+        let second = String::from_utf8(run(&again).stdout).unwrap();
+        assert_eq!(first, second, "{given} and its 'made by' line ({made_by})");
+    }
+    let out = run(&strings(&[
+        "openings",
+        "--variant",
+        "kalah",
+        "--seeds",
+        "6",
+        "--count",
+        "3",
+    ]));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("-o Seeds=6"), "{text}");
+}

@@ -426,6 +426,17 @@ fn real_main() -> Result<()> {
                 ),
                 None => (String::new(), String::new()),
             };
+            // The rule options that differ from the variant's defaults, so
+            // that the command below makes the same file again.
+            let defaults = Variant::by_name(v.name())
+                .map_err(|e| anyhow!(e))?
+                .option_values();
+            let rule_flags: String = v
+                .option_values()
+                .iter()
+                .filter(|o| !defaults.contains(o))
+                .map(|(k, x)| format!(" -o {k}={x}"))
+                .collect();
             println!(
                 "# {} ({}): {} distinct random openings of {plies} plies, seed {seed}{what}",
                 v.name(),
@@ -433,7 +444,7 @@ fn real_main() -> Result<()> {
                 lines.len()
             );
             println!(
-                "# made by: kete-arena openings --variant {} --plies {plies} --count {count} --seed {seed}{flags}",
+                "# made by: kete-arena openings --variant {}{rule_flags} --plies {plies} --count {count} --seed {seed}{flags}",
                 v.name()
             );
             for l in lines {
