@@ -303,16 +303,9 @@ struct Worker<'a, G: Game> {
     /// score and line: a move that beat the first move's score at the new
     /// depth is better than what the last finished iteration knew.
     iter_best: Option<(i32, Vec<G::Move>)>,
-    /// With more than one thread: the nodes some thread is searching now
-    /// (by hash), so that the others search a late move there last.
-    busy: Option<&'a [AtomicU64]>,
 }
 
 const HISTORY_SIZE: usize = 2048;
-/// Slots of the table of nodes being searched (a power of two).
-const BUSY_SIZE: usize = 1 << 15;
-/// The shallowest depth at which threads tell each other what they search.
-const BUSY_DEPTH: i32 = 3;
 
 /// What every thread of one search shares.
 struct Context<'a, G: Game> {
@@ -323,7 +316,6 @@ struct Context<'a, G: Game> {
     start: Instant,
     /// Hashes of the game up to and including the root.
     history: &'a [u64],
-    busy: Option<&'a [AtomicU64]>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -347,7 +339,6 @@ impl<'a, G: Game> Worker<'a, G> {
             horizons: 0,
             aborted: false,
             iter_best: None,
-            busy: ctx.busy,
         }
     }
 
@@ -686,52 +677,16 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = pos.side_to_move();
         let mut best = -INF;
         let mut best_index = 0u8;
-        let busy = self.busy.filter(|_| depth >= BUSY_DEPTH);
-        // Late moves another thread is searching now, by their place in
-        // `children`: searched last, when that thread may have stored them.
-        let mut deferred = 0u128;
-        let n = children.len();
-        let mut k = 0;
-        let mut second_pass = false;
-        loop {
-            if k == n {
-                if second_pass || deferred == 0 {
-                    break;
-                }
-                second_pass = true;
-                k = 0;
-            }
-            if second_pass {
-                if deferred >> k & 1 == 0 {
-                    k += 1;
-                    continue;
-                }
-            } else {
-                let pick = (k..n).max_by_key(|&j| children[j].1).unwrap_or(k);
-                children.swap(k, pick);
-            }
+        for k in 0..children.len() {
+            let pick = (k..children.len())
+                .max_by_key(|&j| children[j].1)
+                .unwrap_or(k);
+            children.swap(k, pick);
             let (child, _, index) = &children[k];
             let same = child.side_to_move() == side;
             let new_depth = if same { depth } else { depth - 1 };
             let child = child.clone();
             let index = *index;
-            let slot = busy.map(|b| {
-                let h = child.hash();
-                (&b[h as usize & (BUSY_SIZE - 1)], h)
-            });
-            if !second_pass
-                && k > 0
-                && k < 128
-                && let Some((cell, h)) = slot
-                && cell.load(Ordering::Relaxed) == h
-            {
-                deferred |= 1 << k;
-                k += 1;
-                continue;
-            }
-            if let Some((cell, h)) = slot {
-                cell.store(h, Ordering::Relaxed);
-            }
             let reduction = late_move_reduction::<G>(depth, k, same);
             let score = self.pvs_child(
                 &child,
@@ -743,9 +698,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 k == 0,
                 reduction,
             );
-            if let Some((cell, h)) = slot {
-                let _ = cell.compare_exchange(h, 0, Ordering::Relaxed, Ordering::Relaxed);
-            }
             if self.interrupted() {
                 break;
             }
@@ -762,7 +714,6 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                 }
             }
-            k += 1;
         }
         (best, best_index)
     }
@@ -937,13 +888,7 @@ pub fn search<G: Game>(
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
     let done = Arc::new(AtomicBool::new(false));
-    let busy: Vec<AtomicU64> = if settings.threads > 1 {
-        (0..BUSY_SIZE).map(|_| AtomicU64::new(0)).collect()
-    } else {
-        Vec::new()
-    };
     let ctx = Context {
-        busy: (!busy.is_empty()).then_some(&busy[..]),
         shared,
         done: &done,
         settings,
