@@ -93,8 +93,8 @@ fn run_threads(pos: &Kalah, depth: u32, threads: usize) -> (SearchResult<u8>, Ve
 
 #[test]
 fn helper_threads_keep_proven_scores_exact_and_the_best_move_sound() {
-    // Helpers run ahead and their finished iterations may be played: the
-    // value and the move must still be the game's.
+    // Helpers write into the main thread's table from other depths and
+    // lines: the proven value and the move must still be the game's.
     for (pits, seeds) in [(2, 2), (3, 2), (3, 3), (2, 4)] {
         let rules = KalahRules {
             pits,
