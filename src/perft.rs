@@ -32,6 +32,10 @@ struct Perft<'a, G: Game> {
     buffers: Vec<Vec<G::Move>>,
     /// Positions of the line so far, for the repetition rule.
     history: Vec<G>,
+    /// Whether the rules end a game on a repeated position: only then is
+    /// the history kept (a described game may repeat positions and have
+    /// no such rule).
+    repeats: bool,
     bulk: bool,
 }
 
@@ -43,8 +47,15 @@ impl<'a, G: Game> Perft<'a, G> {
             interrupted: false,
             buffers: (0..=depth).map(|_| Vec::with_capacity(64)).collect(),
             history: Vec::new(),
+            repeats: G::CAN_REPEAT,
             bulk,
         }
+    }
+
+    /// Starts the line at `pos`, whose rules say whether repetitions count.
+    fn root(&mut self, pos: &G) {
+        self.repeats = G::CAN_REPEAT && pos.repetition_outcome().is_some();
+        self.history.push(pos.clone());
     }
 
     /// Counts from `pos`, in the copy of the recursion this CPU runs
@@ -112,9 +123,9 @@ impl<'a, G: Game> Perft<'a, G> {
             for &mv in &moves {
                 let next = pos.play(mv);
                 count.played += 1;
-                if G::CAN_REPEAT
-                    && self.history.contains(&next)
+                if self.repeats
                     && next.repetition_outcome().is_some()
+                    && self.history.contains(&next)
                 {
                     continue;
                 }
@@ -142,8 +153,8 @@ impl<'a, G: Game> Perft<'a, G> {
         for &mv in &moves {
             let next = pos.play(mv);
             count.played += 1;
-            if G::CAN_REPEAT {
-                if self.history.contains(&next) && next.repetition_outcome().is_some() {
+            if self.repeats {
+                if next.repetition_outcome().is_some() && self.history.contains(&next) {
                     // The game ended on this move.
                     count.sequences += (depth == 1) as u64;
                     continue;
@@ -165,7 +176,7 @@ impl<'a, G: Game> Perft<'a, G> {
 /// a sequence of the full length, so it counts either way).
 pub fn perft<G: Game>(pos: &G, depth: u32, bulk: bool) -> PerftCount {
     let mut p = Perft::<G>::new(depth, bulk, None);
-    p.history.push(pos.clone());
+    p.root(pos);
     p.start(pos, depth)
 }
 
@@ -187,7 +198,7 @@ pub fn perft_divide_until<G: Game>(
     }
     pos.legal_moves(&mut moves);
     let mut p = Perft::<G>::new(depth, bulk, stop);
-    p.history.push(pos.clone());
+    p.root(pos);
     let counts = moves
         .into_iter()
         .map(|mv| {
@@ -196,7 +207,7 @@ pub fn perft_divide_until<G: Game>(
                 sequences: 0,
                 played: 1,
             };
-            if G::CAN_REPEAT && p.history.contains(&next) && next.repetition_outcome().is_some() {
+            if p.repeats && next.repetition_outcome().is_some() && p.history.contains(&next) {
                 c.sequences = (depth == 1) as u64;
                 return (mv, c);
             }

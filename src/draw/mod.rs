@@ -147,14 +147,17 @@ fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
                 h: P,
             }
         }
-        CellKind::Store | CellKind::Hand => {
+        CellKind::Store | CellKind::Hand | CellKind::End => {
             // The owner's right: the right end for the player at the bottom.
-            let x = if mine {
+            // A store or end pit with `col` 0 stands at its side's left
+            // (a game that sows clockwise keeps its store there).
+            let at_left = cell.kind != CellKind::Hand && cell.col == 0;
+            let x = if mine != at_left {
                 PAD + END + cols as f64 * P + END / 2.0
             } else {
                 PAD + END / 2.0
             };
-            let (y, h) = if cell.kind == CellKind::Store {
+            let (y, h) = if cell.kind != CellKind::Hand {
                 (PAD + half + GAP / 2.0, 2.0 * half + GAP)
             } else {
                 (top_of(mine) + half / 2.0, half)
@@ -422,6 +425,7 @@ fn cell_classes(i: usize, c: &Cell, view: &View, legal: bool) -> Vec<&'static st
             CellKind::Pit => "pit",
             CellKind::Store => "store",
             CellKind::Hand => "hand",
+            CellKind::End => "end",
         },
     ];
     if legal {
@@ -458,8 +462,9 @@ fn cell_label(c: &Cell, player: &str, legal: bool, words: &[&str]) -> String {
             CellKind::Pit => c.name.clone(),
             CellKind::Store => format!("{}'s store", side_name(c.side)),
             CellKind::Hand => format!("{}'s seeds in hand", side_name(c.side)),
+            CellKind::End => format!("the end pit at {}'s right", side_name(c.side)),
         },
-        if c.kind != CellKind::Pit && !player.is_empty() {
+        if matches!(c.kind, CellKind::Store | CellKind::Hand) && !player.is_empty() {
             format!(" ({player})")
         } else {
             String::new()
@@ -485,7 +490,7 @@ fn cell_shape(s: &mut String, c: &Cell, legal: bool, (x, y, w, h): (f64, f64, f6
     } else {
         match c.kind {
             CellKind::Pit => ("#5e3a1b", "#3f2610", 2.5, ""),
-            CellKind::Store => ("#5e3a1b", "#3f2610", 2.5, ""),
+            CellKind::Store | CellKind::End => ("#5e3a1b", "#3f2610", 2.5, ""),
             CellKind::Hand => ("#7a4e26", "#3f2610", 2.5, r#" stroke-dasharray="6 5""#),
         }
     };

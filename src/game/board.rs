@@ -12,6 +12,9 @@ pub enum CellKind {
     Store,
     /// Seeds not yet sown (Bao's stores in hand).
     Hand,
+    /// A pit at an end of the board, between the rows, that nobody owns
+    /// (Ô ăn quan's quan): sown into and captured, never sown from.
+    End,
 }
 
 /// One place of the board as a board drawing shows it: whose it is, where it

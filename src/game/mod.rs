@@ -162,6 +162,8 @@ pub enum EndReason {
     NeverEndingMoves(Side),
     /// This player's front row is empty (Bao).
     FrontRowEmpty(Side),
+    /// Both end pits have been captured (Ô ăn quan).
+    EndPitsTaken,
 }
 
 impl EndReason {
@@ -175,6 +177,7 @@ impl EndReason {
             EndReason::NoLegalMove(_) => "no-legal-move",
             EndReason::NeverEndingMoves(_) => "never-ending-moves",
             EndReason::FrontRowEmpty(_) => "front-row-empty",
+            EndReason::EndPitsTaken => "end-pits-taken",
         }
     }
 }
@@ -205,6 +208,7 @@ impl fmt::Display for EndReason {
                 write!(f, "{} has only moves that never end", name(s))
             }
             EndReason::FrontRowEmpty(s) => write!(f, "{}'s front row is empty", name(s)),
+            EndReason::EndPitsTaken => f.write_str("both end pits have been captured"),
         }
     }
 }
@@ -346,7 +350,8 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// The outcome if this position has occurred before in the same game and
     /// the rules end the game on repetition; `None` where repetition has no
-    /// rule.
+    /// rule. It is `Some` for every position of a rule set or for none
+    /// (perft keeps a history only for rules that have the rule).
     fn repetition_outcome(&self) -> Option<Outcome> {
         None
     }

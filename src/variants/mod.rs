@@ -3,6 +3,7 @@
 
 pub mod bao;
 pub mod cycle;
+pub mod described;
 pub mod endodoi;
 pub mod kalah;
 pub mod net;
@@ -17,6 +18,7 @@ pub mod toy;
 use crate::game::{Board, DB_BOARD, DbFamily, DbGame, DbSpec, DbVisitor, Game, SolveGame};
 use crate::options::{self, RuleOptions};
 use bao::{Bao, BaoRules};
+use described::{Described, DescribedRules};
 use endodoi::{EnDodoi, EnDodoiRules};
 use kalah::{Kalah, KalahRules};
 use oware::{Oware, OwareRules};
@@ -93,15 +95,21 @@ macro_rules! registry {
             title $title:literal,
             starts $default:expr,
             solver $solver:ident $(($why:expr))?;
-    )+) => {
+    )+
+    @described $dentry:ident($drules:ty) = $dgame:ty, solver $dsolver:ident;
+    ) => {
         /// A variant with its size and rule options: what the `Variant`
         /// option and the `--variant` flag choose.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Variant {
             $( $(#[$attr])* $entry($rules), )+
+            /// A game from a description file: a built-in one
+            /// (`described/games/`) or a user's.
+            $dentry($drules),
         }
 
-        /// The variant names the build knows, the canonical ones.
+        /// The names of the games kete plays by its own modules, the
+        /// canonical ones; [`variant_names`] adds the described games.
         pub const VARIANT_NAMES: &[&str] = &[$( $(#[$attr])* $first, )+];
 
         impl Variant {
@@ -115,6 +123,7 @@ macro_rules! registry {
             pub fn name(&self) -> &'static str {
                 match self {
                     $( $(#[$attr])* Variant::$entry(_) => $first, )+
+                    Variant::$dentry(r) => r.name(),
                 }
             }
 
@@ -122,6 +131,7 @@ macro_rules! registry {
             pub fn title(&self) -> &'static str {
                 match self {
                     $( $(#[$attr])* Variant::$entry(_) => $title, )+
+                    Variant::$dentry(r) => r.title(),
                 }
             }
 
@@ -129,6 +139,7 @@ macro_rules! registry {
             pub fn visit<V: VariantVisitor>(&self, visitor: V) -> V::Output {
                 match self {
                     $( $(#[$attr])* Variant::$entry(r) => visitor.visit::<$game>(*r), )+
+                    Variant::$dentry(r) => visitor.visit::<$dgame>(*r),
                 }
             }
 
@@ -137,6 +148,7 @@ macro_rules! registry {
             pub fn visit_board<V: BoardVisitor>(&self, visitor: V) -> V::Output {
                 match self {
                     $( $(#[$attr])* Variant::$entry(r) => visitor.visit::<$game>(*r), )+
+                    Variant::$dentry(r) => visitor.visit::<$dgame>(*r),
                 }
             }
 
@@ -147,18 +159,21 @@ macro_rules! registry {
                 match self {
                     $( $(#[$attr])* Variant::$entry(r) =>
                         registry!(@solver visitor, $game, *r, $solver $(($why))?), )+
+                    Variant::$dentry(r) => registry!(@solver visitor, $dgame, *r, $dsolver),
                 }
             }
 
             fn rules(&self) -> &dyn DynRules {
                 match self {
                     $( $(#[$attr])* Variant::$entry(r) => r, )+
+                    Variant::$dentry(r) => r,
                 }
             }
 
             fn rules_mut(&mut self) -> &mut dyn DynRules {
                 match self {
                     $( $(#[$attr])* Variant::$entry(r) => r, )+
+                    Variant::$dentry(r) => r,
                 }
             }
         }
@@ -237,6 +252,8 @@ registry! {
         title "Toy",
         starts toy::ToyRules::default(),
         solver solvable;
+    // Every described game, built in or loaded from a file.
+    @described Described(DescribedRules) = Described, solver solvable;
 }
 
 impl Default for Variant {
@@ -245,25 +262,86 @@ impl Default for Variant {
     }
 }
 
+/// Every game name the build knows, canonical ones: the games of kete's
+/// own modules, then the built-in described games.
+pub fn variant_names() -> Vec<&'static str> {
+    VARIANT_NAMES
+        .iter()
+        .copied()
+        .chain(described_names())
+        .collect()
+}
+
+/// The names of the built-in described games.
+pub fn described_names() -> impl Iterator<Item = &'static str> {
+    described::catalogue::built_in()
+        .iter()
+        .map(|r| r.spec.game.name.as_str())
+}
+
+/// The prefix of a game named by its description file.
+pub const FILE_PREFIX: &str = "file:";
+
 impl Variant {
-    /// The variant called `name` (or an alias) with its default options.
+    /// The variant called `name` (or an alias) with its default options: a
+    /// game of kete's own modules, a described game by any of its names, or
+    /// `file:PATH`, a description file (loaded and kept).
     pub fn by_name(name: &str) -> Result<Variant, String> {
-        let name = name.trim().to_ascii_lowercase();
-        Variant::by_exact_name(&name).ok_or_else(|| {
-            format!(
-                "unknown variant '{name}' (known: {})",
-                VARIANT_NAMES.join(", ")
-            )
-        })
+        let trimmed = name.trim();
+        if let Some(path) = trimmed.strip_prefix(FILE_PREFIX) {
+            return Variant::from_file(path);
+        }
+        let name = trimmed.to_ascii_lowercase();
+        if let Some(v) = Variant::by_exact_name(&name) {
+            return Ok(v);
+        }
+        if let Some(r) = described::catalogue::by_name(&name) {
+            return Ok(Variant::Described(DescribedRules(r)));
+        }
+        Err(format!(
+            "unknown variant '{name}' (known: {}; or file:PATH for a description file)",
+            variant_names().join(", ")
+        ))
+    }
+
+    /// The described game of the description file at `path`.
+    pub fn from_file(path: &str) -> Result<Variant, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the description {path}: {e}"))?;
+        Variant::from_description(&text, path)
+    }
+
+    /// The described game of a description's text (`origin` names it in
+    /// messages). Its name must be its own: not one of kete's games.
+    pub fn from_description(text: &str, origin: &str) -> Result<Variant, String> {
+        let spec_name = described::spec::Spec::parse(text)
+            .map_err(|e| format!("{origin}: {e}"))?
+            .game
+            .name;
+        if Variant::by_exact_name(&spec_name).is_some() {
+            return Err(format!(
+                "{origin}: [game] name = \"{spec_name}\" is the name of one of kete's games; give the file's game a name of its own"
+            ));
+        }
+        let r = described::catalogue::load(text, origin)?;
+        Ok(Variant::Described(DescribedRules(r)))
+    }
+
+    /// Whether this is a game from a description.
+    pub fn is_described(&self) -> bool {
+        matches!(self, Variant::Described(_))
     }
 
     /// The options of this variant with their ranges and defaults (the
     /// values of the rules it starts with): its rules' table.
     pub fn options(&self) -> Vec<VariantOption> {
-        Variant::by_exact_name(self.name())
-            .expect("a variant's own name")
-            .rules()
-            .list()
+        match self {
+            Variant::Described(r) => r.list(),
+            _ => Variant::by_exact_name(self.name())
+                .expect("a variant's own name")
+                .rules()
+                .list(),
+        }
     }
 
     /// Sets one option by name (case-insensitive); the message of an error

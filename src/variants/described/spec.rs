@@ -1,0 +1,713 @@
+//! The description format: what a description file may say, read from
+//! TOML. Every field is named here once, with its values; reading refuses
+//! an unknown field or value (the TOML reader names it, with its line), and
+//! [`Spec::check`] refuses fields that contradict each other, naming them.
+//! `docs/guide/09-describing.md` explains every field to a person.
+
+use serde::Deserialize;
+
+/// Most pits per row a description may have.
+pub const MAX_PITS: usize = 12;
+
+/// A whole description file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Spec {
+    pub game: GameSpec,
+    pub board: BoardSpec,
+    #[serde(default, rename = "move")]
+    pub mv: MoveSpec,
+    #[serde(default)]
+    pub sow: SowSpec,
+    #[serde(default)]
+    pub capture: CaptureSpec,
+    #[serde(default)]
+    pub turn: TurnSpec,
+    #[serde(default)]
+    pub feed: FeedSpec,
+    #[serde(default)]
+    pub end: EndSpec,
+    /// Where the checks compare the game with other implementations.
+    #[serde(default)]
+    pub check: CheckSpec,
+}
+
+/// `[game]`: names and sources.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct GameSpec {
+    /// The `--variant` name: lower-case letters, digits and hyphens.
+    pub name: String,
+    /// As a person writes it in English ("Ô ăn quan" may be the native).
+    pub title: String,
+    /// The name in its players' own language.
+    #[serde(default)]
+    pub native: Option<String>,
+    /// Other names that choose it (`--variant`), as the name is written.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Where it is played.
+    #[serde(default)]
+    pub region: Option<String>,
+    /// The sources of these rules: books, federations, Ludii's file.
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// What a player calls the things of the board.
+    #[serde(default)]
+    pub words: Words,
+    /// How these rules differ from the game at a real board, in one or two
+    /// sentences (e.g. a simultaneous start played turn by turn).
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The game's own words for its things, singular and plural.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Words {
+    #[serde(default = "Words::pit")]
+    pub pit: String,
+    #[serde(default = "Words::pits")]
+    pub pits: String,
+    #[serde(default = "Words::seed")]
+    pub seed: String,
+    #[serde(default = "Words::seeds")]
+    pub seeds: String,
+    #[serde(default = "Words::store")]
+    pub store: String,
+    #[serde(default = "Words::end_pit")]
+    pub end_pit: String,
+}
+
+impl Words {
+    fn pit() -> String {
+        "pit".into()
+    }
+    fn pits() -> String {
+        "pits".into()
+    }
+    fn seed() -> String {
+        "seed".into()
+    }
+    fn seeds() -> String {
+        "seeds".into()
+    }
+    fn store() -> String {
+        "store".into()
+    }
+    fn end_pit() -> String {
+        "end pit".into()
+    }
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words {
+            pit: Words::pit(),
+            pits: Words::pits(),
+            seed: Words::seed(),
+            seeds: Words::seeds(),
+            store: Words::store(),
+            end_pit: Words::end_pit(),
+        }
+    }
+}
+
+/// `[board]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct BoardSpec {
+    /// Pits in each row, 1..=12.
+    pub pits: usize,
+    /// A store for each player at the end of his row in the sowing
+    /// direction (his right when sowing anticlockwise). Without stores the
+    /// captured seeds are still counted, off the board.
+    #[serde(default)]
+    pub stores: bool,
+    /// Seeds in every pit at the start.
+    #[serde(default)]
+    pub seeds: Option<u32>,
+    /// Or every pit's seeds at the start, in sowing order from South's
+    /// first pit (South's row from his left, then North's from his).
+    #[serde(default)]
+    pub layout: Option<Vec<u32>>,
+    /// A pit at each end of the board between the rows, owned by nobody,
+    /// sown into and captured from like a pit but never sown from (Ô ăn
+    /// quan's quan).
+    #[serde(default)]
+    pub end_pits: Option<EndPits>,
+}
+
+/// `[board.end-pits]`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EndPits {
+    /// Small seeds in each end pit at the start.
+    #[serde(default)]
+    pub seeds: u32,
+    /// The value of the one big piece each end pit holds at the start
+    /// (0: none). The big piece stays in its pit until the pit is captured
+    /// and counts that many seeds for the one who captured it.
+    #[serde(default)]
+    pub big: u32,
+    /// An end pit may be captured only when it holds at least this many
+    /// small seeds (a "young" quan with fewer may not be taken).
+    #[serde(default)]
+    pub capture_min: u32,
+}
+
+/// Which way seeds go round the board, seen from above with South below.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// Toward the mover's right along his own row.
+    #[default]
+    Anticlockwise,
+    Clockwise,
+    /// Each move says which way (`A>` anticlockwise, `A<` clockwise).
+    Choice,
+}
+
+/// When a pit of one seed may be chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Singletons {
+    /// Like any other pit.
+    #[default]
+    Allowed,
+    /// Only when no pit of two or more can be chosen.
+    IfNoOther,
+}
+
+/// `[move]`: which pits a move may start from.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct MoveSpec {
+    /// A pit of the mover's row with at least this many seeds.
+    #[serde(default = "one")]
+    pub min_seeds: u32,
+    #[serde(default)]
+    pub singletons: Singletons,
+    #[serde(default)]
+    pub direction: Direction,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Default for MoveSpec {
+    fn default() -> Self {
+        MoveSpec {
+            min_seeds: 1,
+            singletons: Singletons::Allowed,
+            direction: Direction::Anticlockwise,
+        }
+    }
+}
+
+/// What becomes of the pit a sowing starts from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// It is sown into like any pit when a lap comes round (Kalah).
+    #[default]
+    Sow,
+    /// It is passed over on every lap (Oware).
+    Skip,
+    /// The first seed goes back into it, the rest on from the next pit; a
+    /// pit of one seed sows it into the next pit (Mangala).
+    First,
+}
+
+/// Which stores the mover sows into on his way round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SowStores {
+    /// Neither: stores only hold captures.
+    #[default]
+    None,
+    /// His own, passing over the opponent's (Kalah).
+    Own,
+    /// Both.
+    Both,
+}
+
+/// Whether a sowing goes on after its last seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Relay {
+    /// The move ends with its last seed.
+    #[default]
+    None,
+    /// When the last seed falls into a pit that held seeds, the mover lifts
+    /// them all and sows on from there; the move ends when a last seed
+    /// falls into an empty pit or a store (En Dodoi, Congkak).
+    Last,
+    /// When the pit after the last one holds seeds, the mover lifts them
+    /// and sows on from there; an empty pit, a store or an end pit there
+    /// ends the sowing (Ô ăn quan, Pallanguzhi).
+    Next,
+}
+
+/// `[sow]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SowSpec {
+    #[serde(default)]
+    pub origin: Origin,
+    #[serde(default)]
+    pub stores: SowStores,
+    #[serde(default)]
+    pub relay: Relay,
+}
+
+/// Which row a count capture may take from, seen from the mover.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rows {
+    #[default]
+    Opponent,
+    Own,
+    Both,
+}
+
+/// Counts that capture: a list, or every even or odd count.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum Counts {
+    List(Vec<u32>),
+    Named(NamedCounts),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NamedCounts {
+    Even,
+    Odd,
+}
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts::List(Vec::new())
+    }
+}
+
+/// Which pits a capture continues to, after the last one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Chain {
+    /// The last pit alone.
+    #[default]
+    None,
+    /// The pits sown before it, one by one, while each qualifies too
+    /// (Oware).
+    Backward,
+}
+
+/// The capture of the pit across.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Opposite {
+    #[default]
+    None,
+    /// The last seed falls into an empty pit of the mover's row: he takes
+    /// the seeds across (Kalah).
+    EmptyOwn,
+}
+
+/// Who takes a pit that reaches a capturing count while it is sown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Taker {
+    /// The owner of the row it is in.
+    #[default]
+    Owner,
+    /// The player who is sowing.
+    Mover,
+}
+
+/// `[capture]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CaptureSpec {
+    /// The last pit is taken when the seeds in it (the last seed counted)
+    /// are one of these counts and it lies in `rows`.
+    #[serde(default)]
+    pub counts: Counts,
+    #[serde(default)]
+    pub rows: Rows,
+    #[serde(default)]
+    pub chain: Chain,
+    #[serde(default)]
+    pub opposite: Opposite,
+    /// With nothing across, nothing is taken (Kalah's standard capture);
+    /// `false` banks the lone last seed all the same.
+    #[serde(default = "yes")]
+    pub opposite_needs_seeds: bool,
+    /// The last seed goes with the seeds across.
+    #[serde(default = "yes")]
+    pub opposite_takes_last: bool,
+    /// When the sowing ends before an empty pit, the pit after that one is
+    /// taken if it holds seeds, and so on while an empty pit and a full one
+    /// follow (Ô ăn quan).
+    #[serde(default)]
+    pub after_empty: bool,
+    /// Counts that are taken the moment a sown seed makes them, in any
+    /// pit (Pallanguzhi's fours), by `during-taker`.
+    #[serde(default)]
+    pub during: Vec<u32>,
+    #[serde(default)]
+    pub during_taker: Taker,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `[turn]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct TurnSpec {
+    /// The mover moves again when his last seed falls into his own store.
+    #[serde(default)]
+    pub extra_in_store: bool,
+}
+
+/// Whether a move may leave the opponent's row empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Starving {
+    #[default]
+    Allowed,
+    /// Not while another move leaves him seeds; when every move does, any
+    /// may be played (Oware's Awari rules).
+    UnlessForced,
+    /// Never: such a move is not legal.
+    Forbidden,
+}
+
+/// What a capture of every seed the opponent has does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GrandSlam {
+    /// It takes them like any capture.
+    #[default]
+    Captures,
+    /// The move is played but takes nothing (Oware's Abapa rules).
+    TakesNothing,
+}
+
+/// `[feed]`: the rules that keep a game going.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FeedSpec {
+    #[serde(default)]
+    pub starving: Starving,
+    /// When the opponent's row is empty, a move must give him seeds; if no
+    /// move can, the game ends (Abapa).
+    #[serde(default)]
+    pub must_feed: bool,
+    #[serde(default)]
+    pub grand_slam: GrandSlam,
+}
+
+/// Who gets the seeds still on the board when the game ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeedsLeft {
+    /// Each player the seeds of his own row.
+    #[default]
+    Owner,
+    /// The player who moved last, all of them.
+    LastMover,
+    /// The player whose row is empty takes the others' (Mangala).
+    EmptyRow,
+    /// Nobody: they are not counted.
+    Nobody,
+}
+
+/// When a position comes back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Repetition {
+    /// Nothing happens.
+    #[default]
+    None,
+    /// The game ends and each player takes the seeds on his own side.
+    OwnSide,
+    /// The game ends and the seeds left are shared equally.
+    Split,
+}
+
+/// What a player does at his turn when his row is empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EmptyTurn {
+    /// He cannot move: the game ends.
+    #[default]
+    End,
+    /// He first puts one seed from his store into each of his pits, then
+    /// moves; with too few seeds to do so the game ends (Ô ăn quan).
+    Refill,
+}
+
+/// `[end]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EndSpec {
+    /// As soon as a move leaves either row empty, the game ends and the
+    /// seeds left are banked by `seeds-left` (Kalah). Otherwise it ends when
+    /// the player to move cannot move.
+    #[serde(default)]
+    pub when_row_empty: bool,
+    #[serde(default)]
+    pub seeds_left: SeedsLeft,
+    /// A player who has taken more than half of all seeds wins at once.
+    #[serde(default)]
+    pub majority: bool,
+    #[serde(default)]
+    pub repetition: Repetition,
+    #[serde(default)]
+    pub empty_turn: EmptyTurn,
+    /// The game ends when both end pits have been captured; each player
+    /// then takes the seeds of his own row (Ô ăn quan).
+    #[serde(default)]
+    pub end_pits_taken: bool,
+}
+
+/// `[check]`: the independent implementations the game is compared with.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CheckSpec {
+    /// Ludii's file for the game (`"Wari.lud"`), when Ludii has it as
+    /// played here.
+    #[serde(default)]
+    pub ludii: Option<String>,
+    /// Ludii's options or ruleset to load it with.
+    #[serde(default)]
+    pub ludii_options: Vec<String>,
+}
+
+/// A description that contradicts itself or asks for what kete cannot play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn err<T>(text: String) -> Result<T, SpecError> {
+    Err(SpecError(text))
+}
+
+/// Most seeds a game may have in all (every count fits a byte).
+pub const MAX_TOTAL: u32 = 255;
+
+impl Spec {
+    /// Reads a description; the error names the field and its line.
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        let spec: Spec = toml::from_str(text).map_err(|e| SpecError(e.to_string()))?;
+        spec.check()?;
+        Ok(spec)
+    }
+
+    /// The start layout, in sowing order from South's first pit.
+    pub fn layout(&self) -> Vec<u32> {
+        match (&self.board.layout, self.board.seeds) {
+            (Some(l), _) => l.clone(),
+            (None, Some(s)) => vec![s; 2 * self.board.pits],
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// Every seed of the game at the start, big pieces counted at their
+    /// value.
+    pub fn total(&self) -> u32 {
+        let ends = self
+            .board
+            .end_pits
+            .as_ref()
+            .map_or(0, |e| 2 * (e.seeds + e.big));
+        self.layout().iter().sum::<u32>() + ends
+    }
+
+    /// Checks what the types cannot: ranges, and fields that contradict
+    /// each other.
+    pub fn check(&self) -> Result<(), SpecError> {
+        let g = &self.game;
+        let name_ok = |n: &str| {
+            !n.is_empty()
+                && n.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !n.starts_with('-')
+        };
+        if !name_ok(&g.name) {
+            return err(format!(
+                "[game] name = {:?}: a name is lower-case letters, digits and hyphens (e.g. \"das-bohnenspiel\")",
+                g.name
+            ));
+        }
+        if g.name.starts_with("file") {
+            return err(format!(
+                "[game] name = {:?}: names starting with \"file\" are kept for file:PATH",
+                g.name
+            ));
+        }
+        if g.title.trim().is_empty() {
+            return err("[game] title is empty".into());
+        }
+        for a in &g.aliases {
+            if a.trim().is_empty() {
+                return err("[game] aliases: an alias is empty".into());
+            }
+        }
+        let b = &self.board;
+        if !(1..=MAX_PITS).contains(&b.pits) {
+            return err(format!(
+                "[board] pits = {}: a row has 1..{MAX_PITS} pits",
+                b.pits
+            ));
+        }
+        match (&b.layout, b.seeds) {
+            (Some(_), Some(_)) => {
+                return err(
+                    "[board] seeds and layout both given: give seeds for every pit alike, or layout for each"
+                        .into(),
+                );
+            }
+            (None, None) => {
+                return err("[board] needs seeds (in every pit) or layout (for each pit)".into());
+            }
+            (Some(l), None) if l.len() != 2 * b.pits => {
+                return err(format!(
+                    "[board] layout has {} values: {} pits a row need {}",
+                    l.len(),
+                    b.pits,
+                    2 * b.pits
+                ));
+            }
+            _ => {}
+        }
+        let total = self.total();
+        if total == 0 {
+            return err("[board] the game starts without seeds".into());
+        }
+        if total > MAX_TOTAL {
+            return err(format!(
+                "[board] {total} seeds in all: kete plays games of at most {MAX_TOTAL}"
+            ));
+        }
+        if let Some(e) = &b.end_pits
+            && e.seeds == 0
+            && e.big == 0
+            && e.capture_min > 0
+        {
+            // Allowed: empty end pits that fill up. Nothing to refuse.
+        }
+        let m = &self.mv;
+        if m.min_seeds == 0 {
+            return err("[move] min-seeds = 0: a move needs at least one seed".into());
+        }
+        if m.min_seeds > 1 && m.singletons == Singletons::IfNoOther {
+            return err(format!(
+                "[move] singletons = \"if-no-other\" contradicts min-seeds = {}: pits of one seed are never chosen",
+                m.min_seeds
+            ));
+        }
+        let s = &self.sow;
+        if s.stores != SowStores::None && !b.stores {
+            return err(format!(
+                "[sow] stores = \"{}\" needs [board] stores = true",
+                if s.stores == SowStores::Own {
+                    "own"
+                } else {
+                    "both"
+                }
+            ));
+        }
+        if m.direction == Direction::Choice && b.stores && s.stores != SowStores::None {
+            return err(
+                "[move] direction = \"choice\" with stores that are sown into: a store stands at one end of its row, so only one direction reaches it"
+                    .into(),
+            );
+        }
+        if self.turn.extra_in_store && s.stores == SowStores::None {
+            return err(
+                "[turn] extra-in-store = true needs [sow] stores = \"own\" or \"both\": no seed ever falls into a store"
+                    .into(),
+            );
+        }
+        if s.relay == Relay::Next && s.origin == Origin::First {
+            return err(
+                "[sow] relay = \"next\" with origin = \"first\": kete has no reading of both together"
+                    .into(),
+            );
+        }
+        let c = &self.capture;
+        if let Counts::List(l) = &c.counts
+            && let Some(&bad) = l.iter().find(|&&v| v == 0 || v > MAX_TOTAL)
+        {
+            return err(format!(
+                "[capture] counts has {bad}: a capturing count is 1..{MAX_TOTAL}"
+            ));
+        }
+        let counts_set = !matches!(&c.counts, Counts::List(l) if l.is_empty());
+        if c.chain != Chain::None && !counts_set {
+            return err("[capture] chain is set but counts is empty: nothing to chain".into());
+        }
+        if !counts_set && c.rows != Rows::Opponent {
+            return err("[capture] rows is set but counts is empty: no count capture".into());
+        }
+        if c.after_empty && s.relay == Relay::Last {
+            return err(
+                "[capture] after-empty = true with [sow] relay = \"last\": a last-pit relay ends in an empty pit, never before one"
+                    .into(),
+            );
+        }
+        if let Some(&bad) = c.during.iter().find(|&&v| v == 0 || v > MAX_TOTAL) {
+            return err(format!(
+                "[capture] during has {bad}: a capturing count is 1..{MAX_TOTAL}"
+            ));
+        }
+        if let Some(e) = &b.end_pits {
+            if e.capture_min > 0 && !c.after_empty && !counts_set {
+                return err(
+                    "[board.end-pits] capture-min is set but no capture can take an end pit".into(),
+                );
+            }
+            let _ = e;
+        }
+        let e = &self.end;
+        if e.end_pits_taken && b.end_pits.is_none() {
+            return err("[end] end-pits-taken = true needs [board.end-pits]".into());
+        }
+        if e.empty_turn == EmptyTurn::Refill && e.when_row_empty {
+            return err(
+                "[end] empty-turn = \"refill\" contradicts when-row-empty = true: the game would end before the refill"
+                    .into(),
+            );
+        }
+        let f = &self.feed;
+        if f.must_feed && f.starving == Starving::Forbidden {
+            // Forbidden starving already keeps the opponent fed.
+            return err(
+                "[feed] must-feed = true with starving = \"forbidden\": say one of them (a move that leaves him nothing is already never legal)"
+                    .into(),
+            );
+        }
+        if f.grand_slam == GrandSlam::TakesNothing && !counts_set && c.opposite == Opposite::None {
+            return err("[feed] grand-slam = \"takes-nothing\" but no capture is described".into());
+        }
+        if e.empty_turn == EmptyTurn::Refill && f.must_feed {
+            return err(
+                "[end] empty-turn = \"refill\" with [feed] must-feed = true: say which keeps the empty row going".into(),
+            );
+        }
+        Ok(())
+    }
+}
