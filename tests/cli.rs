@@ -188,7 +188,7 @@ fn every_flag_says_what_it_does() {
 fn the_variant_names_in_the_help_are_the_registrys() {
     let perft = help(env!("CARGO_BIN_EXE_kete"), &["perft"]);
     let from = perft.find("(other names: ").unwrap() + 14;
-    let list = &perft[from..perft[from..].find(") [default").unwrap() + from];
+    let list = &perft[from..perft[from..].find("); or a described game").unwrap() + from];
     let mut seen = 0;
     for item in list.split("), ") {
         let (names, canonical) = item.split_once(" (").unwrap();

@@ -116,3 +116,116 @@ fn described_oware_is_oware_by_perft_and_random_games() {
         agree::<Oware>(n, d, 1000, 69);
     }
 }
+
+/// A description that is not right is refused with a message naming the
+/// field (and its line, where the reader knows it) and the value.
+#[test]
+fn bad_descriptions_are_refused_naming_the_field() {
+    let good = std::fs::read_to_string(format!(
+        "{}/examples/descriptions/kalah.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let refused = |text: &str, wanted: &[&str]| {
+        let e = Variant::from_description(text, "test.toml").unwrap_err();
+        for w in wanted {
+            assert!(e.contains(w), "{e:?} does not say {w:?}");
+        }
+        assert!(e.starts_with("test.toml"), "{e:?} does not name the file");
+    };
+    // An unknown field, in a table and at the top.
+    refused(
+        &good.replace("[sow]\n", "[sow]\nrelya = \"last\"\n"),
+        &["relya", "line", "relay"],
+    );
+    refused(&format!("{good}\n[rules]\nx = 1\n"), &["rules"]);
+    // A value the field does not take.
+    refused(
+        &good.replace("stores = \"own\"", "stores = \"mine\""),
+        &["mine", "own", "both"],
+    );
+    refused(
+        &good.replace("pits = 6", "pits = 13"),
+        &["[board] pits = 13", "1..12"],
+    );
+    refused(
+        &good.replace("pits = 6", "pits = \"six\""),
+        &["pits", "six"],
+    );
+    refused(
+        &good.replace("name = \"kalah-described\"", "name = \"Kalah Described\""),
+        &["[game] name", "Kalah Described"],
+    );
+    refused(
+        &good.replace("seeds = 4", "seeds = 40"),
+        &["[board]", "480 seeds", "255"],
+    );
+    // Fields that contradict each other.
+    refused(
+        &good.replace("stores = true", "stores = false"),
+        &["[sow] stores = \"own\"", "[board] stores = true"],
+    );
+    refused(
+        &good.replace("[sow]\n", "[sow]\nrelay = \"next\"\norigin = \"first\"\n"),
+        &["relay = \"next\"", "origin = \"first\""],
+    );
+    refused(
+        &good.replace("seeds = 4", "seeds = 4\nlayout = [1, 2]"),
+        &["[board] seeds and layout"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\nchain = \"backward\"\n"),
+        &["[capture] chain", "counts"],
+    );
+    refused(
+        &good.replace("[end]\n", "[end]\nempty-turn = \"pass\"\n"),
+        &["[end] empty-turn", "when-row-empty"],
+    );
+    // The name of one of kete's own games is not a file's to take.
+    refused(
+        &good.replace("name = \"kalah-described\"", "name = \"oware\""),
+        &["oware", "kete's games"],
+    );
+    // A file that cannot be read names its path.
+    let e = Variant::by_name("file:/no/such/game.toml").unwrap_err();
+    assert!(e.contains("/no/such/game.toml"), "{e}");
+    // And the good one is taken.
+    assert!(Variant::from_description(&good, "test.toml").is_ok());
+}
+
+/// Every built-in description reads, names its sources, and starts a game
+/// whose moves can be played to the end.
+#[test]
+fn every_built_in_description_plays_a_game_to_its_end() {
+    use kete::variants::described::catalogue::built_in;
+    assert!(!built_in().is_empty());
+    for r in built_in() {
+        let g = &r.spec.game;
+        assert!(!g.sources.is_empty(), "{} names no source", g.name);
+        let v = Variant::by_name(&g.name).unwrap();
+        assert_eq!(v.name(), g.name);
+        for alias in &g.aliases {
+            assert_eq!(Variant::by_name(alias).unwrap().name(), g.name, "{alias}");
+        }
+        let mut rng = Rng::new(7);
+        let mut pos = Described::start(&DescribedRules(r));
+        let mut seen = vec![pos];
+        let mut moves = Vec::new();
+        for _ in 0..2000 {
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.below(moves.len())]);
+            if pos.repetition_outcome().is_some() && seen.contains(&pos) {
+                break;
+            }
+            seen.push(pos);
+        }
+        assert!(
+            pos.outcome().is_some() || seen.len() > 1,
+            "{}: no move was played",
+            g.name
+        );
+    }
+}

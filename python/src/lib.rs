@@ -131,7 +131,7 @@ fn _kete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(
         "VARIANTS",
-        kete::variants::VARIANT_NAMES
+        kete::variants::variant_names()
             .iter()
             .map(|s| s.to_string())
             .collect::<Vec<_>>(),

@@ -567,7 +567,11 @@ impl EngineProcess {
         if self.proto == Proto::Ugi {
             // The whole variant is spelled out, defaults included, so that an
             // engine's own defaults cannot change the game.
-            options.push(("Variant".into(), variant.name().into()));
+            match variant.description_file() {
+                // A user's described game: the engine loads the same file.
+                Some(path) => options.push(("VariantFile".into(), path.into())),
+                None => options.push(("Variant".into(), variant.name().into())),
+            }
             for (name, value) in variant.option_values() {
                 options.push((name.into(), value));
             }

@@ -73,12 +73,16 @@ fn settings(s: &mut String, h: &ReportHeader, t: &Tally) {
     );
     let _ = writeln!(s, "<h1>kete-arena report</h1>");
     let _ = writeln!(s, "<ul class=\"settings\">");
-    let _ = writeln!(
-        s,
-        "<li>variant: {} ({})</li>",
-        esc(&h.variant),
-        esc(&opts.join(", "))
-    );
+    if opts.is_empty() {
+        let _ = writeln!(s, "<li>variant: {}</li>", esc(&h.variant));
+    } else {
+        let _ = writeln!(
+            s,
+            "<li>variant: {} ({})</li>",
+            esc(&h.variant),
+            esc(&opts.join(", "))
+        );
+    }
     let _ = writeln!(s, "<li>openings: {}</li>", esc(&h.openings));
     let _ = writeln!(
         s,

@@ -217,7 +217,12 @@ pub fn render(h: &ReportHeader, t: &Tally) -> String {
 fn write_settings(s: &mut String, h: &ReportHeader, t: &Tally) {
     let opts: Vec<String> = h.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let _ = writeln!(s, "# kete-arena report\n");
-    let _ = writeln!(s, "- variant: {} ({})", h.variant, opts.join(", "));
+    if opts.is_empty() {
+        // A described game: its description is its rules.
+        let _ = writeln!(s, "- variant: {}", h.variant);
+    } else {
+        let _ = writeln!(s, "- variant: {} ({})", h.variant, opts.join(", "));
+    }
     let _ = writeln!(s, "- openings: {}", h.openings);
     let _ = writeln!(
         s,

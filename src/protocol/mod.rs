@@ -21,7 +21,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use crate::search::{Clock, Limits, Shared};
-use crate::variants::{OptionKind, VARIANT_NAMES, Variant, VariantOption};
+use crate::variants::{OptionKind, VARIANT_NAMES, Variant, VariantOption, variant_names};
 use options::{CACHE, EMPTY, ENGINE_OPTIONS, Effect, Settings};
 pub use output::Output;
 use session::{NewSession, SearchOptions, Session, Start};
@@ -61,6 +61,9 @@ Positions and moves of each variant: see protocol/README.md.";
 pub struct Engine {
     out: Output,
     variant: Variant,
+    /// The description file `VariantFile` loaded the game from, while that
+    /// game is played.
+    variant_file: Option<String>,
     /// Variant option values as last set, by lower-case name; applied to
     /// whichever variant has an option of that name.
     variant_settings: Vec<(String, String)>,
@@ -101,6 +104,9 @@ pub struct Engine {
     /// not known, and positions and searches are refused.
     refused_rules: Vec<Refused>,
 }
+
+/// The option that loads a game from its description file.
+pub const VARIANT_FILE: &str = "VariantFile";
 
 /// A rule setting that was refused ([`Engine::game_unknown`]).
 struct Refused {
@@ -200,6 +206,7 @@ impl Engine {
             session: variant.visit_solver(NewSession),
             out,
             variant,
+            variant_file: None,
             variant_settings: Vec::new(),
             shared: Shared::new(settings.hash_mib),
             settings,
@@ -363,7 +370,15 @@ impl Engine {
     /// have in the variants that have it.
     fn option_values(&self) -> Vec<(String, String)> {
         let current = self.variant.option_values();
-        let mut all = vec![("Variant".to_string(), self.variant.name().to_string())];
+        let mut all = vec![
+            ("Variant".to_string(), self.variant.name().to_string()),
+            (
+                VARIANT_FILE.to_string(),
+                self.variant_file
+                    .clone()
+                    .unwrap_or_else(|| options::EMPTY.to_string()),
+            ),
+        ];
         for o in variant_options() {
             let value = current
                 .iter()
@@ -403,11 +418,20 @@ impl Engine {
             "id name kete {}\nid author the kete developers\n",
             env!("CARGO_PKG_VERSION")
         );
-        let vars: Vec<String> = VARIANT_NAMES.iter().map(|v| format!(" var {v}")).collect();
+        let mut names = variant_names();
+        if !names.contains(&self.variant.name()) {
+            // A game from a user's description file.
+            names.push(self.variant.name());
+        }
+        let vars: Vec<String> = names.iter().map(|v| format!(" var {v}")).collect();
         s.push_str(&format!(
             "option name Variant type combo default {}{}\n",
             self.variant.name(),
             vars.concat()
+        ));
+        s.push_str(&format!(
+            "option name {VARIANT_FILE} type string default {}\n",
+            self.variant_file.as_deref().unwrap_or(options::EMPTY)
         ));
         // Each option's `default` is its value now: what the command line
         // (`kete --variant oware -o Hash=64`) or earlier `setoption`s set, so
@@ -497,9 +521,11 @@ impl Engine {
         }
     }
 
-    /// Whether `name` is `Variant` or a rule option of some variant.
+    /// Whether `name` is `Variant`, `VariantFile` or a rule option of some
+    /// variant.
     fn is_rule(&self, name: &str) -> bool {
         name.eq_ignore_ascii_case("variant")
+            || name.eq_ignore_ascii_case(VARIANT_FILE)
             || variant_options()
                 .iter()
                 .any(|o| o.name.eq_ignore_ascii_case(name))
@@ -544,8 +570,23 @@ impl Engine {
                 "{IN_USE} is not set: it says which database the search uses (EgtbPath names one, EgtbDir <empty> turns them off)"
             )),
             "variant" => Variant::by_name(&value).map(|v| {
+                self.variant_file = value
+                    .trim()
+                    .strip_prefix(crate::variants::FILE_PREFIX)
+                    .map(|p| p.to_string());
                 misfits = self.apply_variant_settings(v.name());
             }),
+            _ if key == VARIANT_FILE.to_ascii_lowercase() => {
+                if value.trim() == options::EMPTY {
+                    // No file: the game stays what it is.
+                    Ok(())
+                } else {
+                    Variant::from_file(value.trim()).map(|v| {
+                        self.variant_file = Some(value.trim().to_string());
+                        misfits = self.apply_variant_settings(v.name());
+                    })
+                }
+            }
             _ if let Some(option) = options::find(&name) => option
                 .set(&mut self.settings, &value)
                 .and_then(|effect| self.carry_out(effect)),
@@ -579,6 +620,7 @@ impl Engine {
     fn game_unknown(&self) -> Option<String> {
         let has = |key: &str| {
             key == "variant"
+                || key == VARIANT_FILE.to_ascii_lowercase()
                 || self
                     .variant
                     .options()

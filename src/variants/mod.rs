@@ -308,12 +308,22 @@ impl Variant {
     pub fn from_file(path: &str) -> Result<Variant, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the description {path}: {e}"))?;
-        Variant::from_description(&text, path)
+        Variant::check_own_name(&text, path)?;
+        let r = described::catalogue::load_file(path)?;
+        Ok(Variant::Described(DescribedRules(r)))
     }
 
     /// The described game of a description's text (`origin` names it in
     /// messages). Its name must be its own: not one of kete's games.
     pub fn from_description(text: &str, origin: &str) -> Result<Variant, String> {
+        Variant::check_own_name(text, origin)?;
+        let r = described::catalogue::load(text, origin)?;
+        Ok(Variant::Described(DescribedRules(r)))
+    }
+
+    /// Refuses a description that takes the name of one of kete's own
+    /// games.
+    fn check_own_name(text: &str, origin: &str) -> Result<(), String> {
         let spec_name = described::spec::Spec::parse(text)
             .map_err(|e| format!("{origin}: {e}"))?
             .game
@@ -323,8 +333,15 @@ impl Variant {
                 "{origin}: [game] name = \"{spec_name}\" is the name of one of kete's games; give the file's game a name of its own"
             ));
         }
-        let r = described::catalogue::load(text, origin)?;
-        Ok(Variant::Described(DescribedRules(r)))
+        Ok(())
+    }
+
+    /// The description file a user's described game was loaded from.
+    pub fn description_file(&self) -> Option<&'static str> {
+        match self {
+            Variant::Described(r) => r.rules().file.as_deref(),
+            _ => None,
+        }
     }
 
     /// Whether this is a game from a description.

@@ -81,7 +81,7 @@ impl Args for VariantArgs {
                 .value_name("VARIANT")
                 .default_value("kalah")
                 .help(format!(
-                    "{} (other names: {ALIASES})",
+                    "{} (other names: {ALIASES}); or a described game (`kete variants` lists them), or file:PATH, a description file",
                     VARIANT_NAMES.join(", ")
                 )),
         );

@@ -98,6 +98,16 @@ kete play --variant oware --depth 10"
     /// Serve a board in the browser: play, hints and analysis.
     #[command(after_help = "Example: then open http://127.0.0.1:8080/\n  kete serve --port 8080")]
     Serve(serve::ServeArgs),
+    /// List the games: kete's own, then the described ones with their sources.
+    #[command(after_help = "Example: the names alone, one a line\n  kete variants --names")]
+    Variants {
+        /// Print only the names, one a line.
+        #[arg(long)]
+        names: bool,
+        /// Describe the game in this description file instead (checks it).
+        #[arg(long, value_name = "PATH")]
+        file: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -178,6 +188,44 @@ impl VariantVisitor for RunPerft<'_> {
 
 /// Errors end the program with one line on stderr naming the problem (no
 /// backtrace, whatever RUST_BACKTRACE says) and exit status 2.
+/// `kete variants`: every game, the described ones with their board,
+/// names and sources.
+fn variants(names: bool, file: Option<&str>) -> Result<()> {
+    use kete::variants::{VARIANT_NAMES, Variant, described_names};
+    let mut out = String::new();
+    if let Some(path) = file {
+        let v = Variant::from_file(path).map_err(|e| anyhow!(e))?;
+        let Variant::Described(r) = v else {
+            unreachable!("a file is a described game")
+        };
+        out.push_str(&r.rules().about());
+        print!("{out}");
+        return Ok(());
+    }
+    if names {
+        for n in VARIANT_NAMES.iter().copied().chain(described_names()) {
+            out.push_str(n);
+            out.push('\n');
+        }
+        print!("{out}");
+        return Ok(());
+    }
+    out.push_str("kete's own games (protocol/RULES.md):\n");
+    for n in VARIANT_NAMES {
+        let v = Variant::by_name(n).expect("a registered name");
+        out.push_str(&format!("  {n:<16} {}\n", v.title()));
+    }
+    out.push_str("\nDescribed games (--variant NAME; a file of your own: --variant file:PATH):\n");
+    for r in kete::variants::described::catalogue::built_in() {
+        out.push('\n');
+        for line in r.about().lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
 fn main() {
     if let Err(e) = run() {
         eprintln!("kete: {e:#}");
@@ -227,6 +275,7 @@ fn run() -> Result<()> {
             Ok(())
         }
         Some(Command::Serve(a)) => serve::run(&a),
+        Some(Command::Variants { names, file }) => variants(names, file.as_deref()),
         Some(Command::Play(a)) => {
             use std::io::IsTerminal;
             let echo = !std::io::stdin().is_terminal();

@@ -72,12 +72,17 @@ pub fn run(
         );
     }
     let variant = args.variant.variant().map_err(|e| anyhow::anyhow!(e))?;
-    let describe = variant
-        .option_values()
-        .iter()
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect::<Vec<_>>()
-        .join(", ");
+    let values = variant.option_values();
+    // A described game has no options: its title says what it is.
+    let describe = if values.is_empty() {
+        variant.title().to_string()
+    } else {
+        values
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let player = match &args.level {
         Some(name) => Some(Player::by_name(name).ok_or_else(|| {
             anyhow::anyhow!(

@@ -112,7 +112,13 @@ pub fn aliases(r: &Rules) -> Vec<String> {
 /// keeps it. A name that a built-in game already answers to is refused; the
 /// same text loaded again is the same game.
 pub fn load(text: &str, origin: &str) -> Result<&'static Rules, String> {
-    let rules = compile(text).map_err(|e| format!("{origin}: {e}"))?;
+    load_as(text, origin, None)
+}
+
+/// [`load`], remembering the file the text came from.
+fn load_as(text: &str, origin: &str, file: Option<String>) -> Result<&'static Rules, String> {
+    let mut rules = compile(text).map_err(|e| format!("{origin}: {e}"))?;
+    rules.file = file;
     let name = normalise(&rules.spec.game.name);
     if built_in().iter().any(|r| answers_to(r, &name)) {
         return Err(format!(
@@ -121,7 +127,10 @@ pub fn load(text: &str, origin: &str) -> Result<&'static Rules, String> {
         ));
     }
     let mut loaded = LOADED.write();
-    if let Some(same) = loaded.iter().find(|r| r.text == text) {
+    if let Some(same) = loaded
+        .iter()
+        .find(|r| r.text == text && r.file == rules.file)
+    {
         return Ok(same);
     }
     let rules: &'static Rules = Box::leak(Box::new(rules));
@@ -133,5 +142,8 @@ pub fn load(text: &str, origin: &str) -> Result<&'static Rules, String> {
 pub fn load_file(path: &str) -> Result<&'static Rules, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the description {path}: {e}"))?;
-    load(&text, path)
+    let absolute = std::fs::canonicalize(path)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| path.to_string());
+    load_as(&text, path, Some(absolute))
 }

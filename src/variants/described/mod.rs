@@ -219,11 +219,13 @@ impl Described {
 
     /// Every move a candidate pit makes: one, or one each way.
     fn candidate_moves(&self) -> impl Iterator<Item = u16> + '_ {
-        let both = self.rules.direction == Direction::Choice;
-        let m = (self.rules.m as u16) << 8;
+        let r = self.rules;
+        let m = (r.m as u16) << 8;
         self.candidates().flat_map(move |p| {
-            let cw = both.then_some(p | CLOCKWISE | m);
-            std::iter::once(p).chain(cw)
+            let ways = r.pit_ways[p as usize];
+            let acw = (ways & 1 != 0).then_some(p);
+            let cw = (ways & 2 != 0).then_some(p | CLOCKWISE | m);
+            acw.into_iter().chain(cw)
         })
     }
 
@@ -253,7 +255,7 @@ impl Described {
         if opp.iter().all(|&v| v == 0) {
             return true;
         }
-        if r.after_empty || r.any_during || r.relay != spec::Relay::None {
+        if r.after_empty != spec::AfterEmpty::None || r.any_during || r.relay != spec::Relay::None {
             return true;
         }
         let mut can = false;
@@ -284,19 +286,20 @@ impl Described {
             }
             return;
         }
+        self.legal_by_sowing(out);
+    }
+
+    /// The legal moves of rules that need each move played out to know.
+    fn legal_by_sowing(&self, out: &mut Vec<u16>) {
         let Some(base) = self.ready() else { return };
         if !base.needs_sowing() {
-            if base.rules.direction == Direction::Choice {
-                out.extend(base.candidate_moves());
-            } else {
-                out.extend(base.candidates());
-            }
+            out.extend(base.candidate_moves());
             return;
         }
         let feeding = base.feeding_rule();
         let mut starving = Vec::new();
         for mv in base.candidate_moves() {
-            match self.sow(mv, &mut Silent) {
+            match self.sow(mv, &mut Silent, false) {
                 Sowing::Ends(_, starves) if feeding && starves => starving.push(mv),
                 Sowing::Ends(..) => out.push(mv),
                 Sowing::NeverEnds => {}
@@ -449,7 +452,7 @@ impl Game for Described {
         if let Some(next) = self.play_quick(mv) {
             return next;
         }
-        match self.sow(mv, &mut Silent) {
+        match self.sow(mv, &mut Silent, true) {
             Sowing::Ends(next, _) => next,
             Sowing::NeverEnds => panic!("play: a never-ending move is not legal"),
             // Thrown away by the interrupted caller.
@@ -681,7 +684,7 @@ impl Board for Described {
 
     fn play_traced(&self, mv: DescribedMove) -> (Described, Vec<TraceStep>) {
         let mut steps = Steps::default();
-        match self.sow(mv, &mut steps) {
+        match self.sow(mv, &mut steps, true) {
             Sowing::Ends(next, _) => (next, steps.0),
             _ => panic!("play_traced: the move must be legal"),
         }
@@ -742,7 +745,7 @@ impl Described {
         let before = self.store(self.side);
         let mut best = 0;
         for mv in base.candidate_moves() {
-            if let Sowing::Ends(next, _) = self.sow(mv, &mut Silent) {
+            if let Sowing::Ends(next, _) = self.sow(mv, &mut Silent, false) {
                 best = best.max(next.store(self.side).saturating_sub(before));
             }
         }

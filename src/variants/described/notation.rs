@@ -113,7 +113,7 @@ pub fn parse_move(pos: &Described, text: &str) -> Result<u16, MoveError> {
             words.seed, words.pit
         )
     } else {
-        match base.sow(mv, &mut super::sow::Silent) {
+        match base.sow(mv, &mut super::sow::Silent, false) {
             super::sow::Sowing::NeverEnds => {
                 format!("the relay sowing from {name} never ends")
             }
@@ -231,6 +231,15 @@ pub fn from_notation(r: &'static Rules, text: &str) -> Result<Described, Notatio
             "seed total is {total}, but {name} has {} in all",
             r.total
         )));
+    }
+    if r.pass && !pos.can_move() {
+        // Where a player who cannot move passes, the other one is the
+        // player to move.
+        let mut other = pos;
+        other.side = side.other();
+        if other.can_move() {
+            return Ok(other);
+        }
     }
     Ok(pos)
 }

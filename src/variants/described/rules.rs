@@ -3,8 +3,8 @@
 //! these and nothing else of the description.
 
 use super::spec::{
-    Chain, Counts, Direction, EmptyTurn, GrandSlam, NamedCounts, Opposite, Origin, Relay,
-    Repetition, Rows, SeedsLeft, Singletons, SowStores, Spec, SpecError, Starving, Taker,
+    AfterEmpty, Chain, Counts, Direction, EmptyTurn, GrandSlam, NamedCounts, Opposite, Origin,
+    Relay, Repetition, Rows, SeedsLeft, Singletons, SowStores, Spec, SpecError, Starving, Taker,
 };
 use crate::game::Side;
 
@@ -56,6 +56,10 @@ pub struct Rules {
     pub spec: Spec,
     /// The description as written.
     pub text: String,
+    /// The file it was loaded from, as an absolute path, for a user's
+    /// description (`None` for a built-in one): what an engine started by
+    /// kete-arena is given to load the same game.
+    pub file: Option<String>,
     /// Pits per row.
     pub m: usize,
     /// Places in use: `2m + 2`, or `2m + 4` with end pits.
@@ -94,7 +98,7 @@ pub struct Rules {
     pub opposite_capture: Opposite,
     pub opposite_needs_seeds: bool,
     pub opposite_takes_last: bool,
-    pub after_empty: bool,
+    pub after_empty: AfterEmpty,
     pub during: [bool; 256],
     pub any_during: bool,
     /// No relay and no capture while sowing: a sowing comes from the
@@ -113,6 +117,11 @@ pub struct Rules {
     pub majority: bool,
     pub repetition: Repetition,
     pub refill: bool,
+    /// A player who cannot move passes; the game ends when neither can.
+    pub pass: bool,
+    /// Which ways each pit may be sown, from its owner's left: bit 0
+    /// anticlockwise, bit 1 clockwise.
+    pub pit_ways: [u8; super::spec::MAX_PITS],
     pub end_pits_taken: bool,
     /// Every seed, big pieces at their value.
     pub total: u32,
@@ -283,7 +292,7 @@ impl Rules {
             any_during: during.iter().any(|&d| d),
             simple: spec.sow.relay == Relay::None && !during.iter().any(|&d| d),
             plain: spec.sow.relay == Relay::None
-                && spec.end.empty_turn != EmptyTurn::Refill
+                && spec.end.empty_turn == EmptyTurn::End
                 && spec.feed.starving == Starving::Allowed
                 && !spec.feed.must_feed,
             during,
@@ -297,13 +306,58 @@ impl Rules {
             majority: spec.end.majority,
             repetition: spec.end.repetition,
             refill: spec.end.empty_turn == EmptyTurn::Refill,
+            pass: spec.end.empty_turn == EmptyTurn::Pass,
+            pit_ways: pit_ways(&spec),
             end_pits_taken: spec.end.end_pits_taken,
             total,
             row_masks: [row_mask(0..m), row_mask(m..2 * m)],
             id,
             spec,
             text,
+            file: None,
         })
+    }
+
+    /// The game in a few lines for people: its names, its board, where it
+    /// is played and its sources (`kete variants`).
+    pub fn about(&self) -> String {
+        let g = &self.spec.game;
+        let w = &g.words;
+        let mut s = format!("{:<16} {}", g.name, g.title);
+        if let Some(n) = g.native.as_ref().filter(|n| **n != g.title) {
+            s.push_str(&format!(" ({n})"));
+        }
+        if let Some(r) = &g.region {
+            s.push_str(&format!(", {r}"));
+        }
+        s.push('\n');
+        let layout = self.spec.layout();
+        let even = layout.iter().all(|&v| v == layout[0]);
+        let mut board = format!("2 rows of {} {}", self.m, w.pits);
+        if even {
+            board.push_str(&format!(" of {}", layout[0]));
+        }
+        if self.spec.board.stores {
+            board.push_str(&format!(", a {} each", w.store));
+        }
+        if let Some(e) = &self.spec.board.end_pits {
+            board.push_str(&format!(", an {} at each end", w.end_pit));
+            if e.big > 0 {
+                board.push_str(&format!(" (a big piece worth {})", e.big));
+            }
+        }
+        board.push_str(&format!(", {} {} in all", self.total, w.seeds));
+        s.push_str(&format!("{:<16} {board}\n", ""));
+        if !g.aliases.is_empty() {
+            s.push_str(&format!("{:<16} also: {}\n", "", g.aliases.join(", ")));
+        }
+        for src in &g.sources {
+            s.push_str(&format!("{:<16} source: {src}\n", ""));
+        }
+        if let Some(n) = &g.note {
+            s.push_str(&format!("{:<16} note: {n}\n", ""));
+        }
+        s
     }
 
     /// The range of `side`'s pits.
@@ -412,4 +466,20 @@ fn row_mask(places: std::ops::Range<usize>) -> [u64; 4] {
         w[c / 8] |= 0xFF << (8 * (c % 8));
     }
     w
+}
+
+/// The ways each pit may be sown: bit 0 anticlockwise, bit 1 clockwise.
+fn pit_ways(spec: &Spec) -> [u8; super::spec::MAX_PITS] {
+    let way = |d: Direction| match d {
+        Direction::Anticlockwise => 1,
+        Direction::Clockwise => 2,
+        Direction::Choice => 3,
+    };
+    let mut ways = [way(spec.mv.direction); super::spec::MAX_PITS];
+    if let Some(d) = &spec.mv.pit_directions {
+        for (w, &d) in ways.iter_mut().zip(d) {
+            *w = way(d);
+        }
+    }
+    ways
 }

@@ -5,7 +5,7 @@
 
 use super::Described;
 use super::rules::{Place, Rules};
-use super::spec::{Chain, GrandSlam, Opposite, Origin, Relay, SeedsLeft, Taker};
+use super::spec::{AfterEmpty, Chain, GrandSlam, Opposite, Origin, Relay, SeedsLeft, Taker};
 use crate::game::{Side, TraceStep};
 use crate::variants::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use std::sync::LazyLock;
@@ -148,8 +148,11 @@ impl Work {
 
 impl Described {
     /// Plays `mv` (a pit of the mover with enough seeds; the direction bit
-    /// where he chooses), writing its steps into `rec`.
-    pub(super) fn sow<R: Recorder>(&self, mv: u16, rec: &mut R) -> Sowing {
+    /// where he chooses), writing its steps into `rec`. With `settle`, who
+    /// moves next is worked out in full (a player who cannot move passes,
+    /// where the rules say so); without it, only the board is (enough to
+    /// judge whether the move is legal).
+    pub(super) fn sow<R: Recorder>(&self, mv: u16, rec: &mut R, settle: bool) -> Sowing {
         let r: &Rules = self.rules;
         let me = self.side;
         let mut w = Work {
@@ -174,7 +177,7 @@ impl Described {
                 Err(fails) => return fails,
             }
         };
-        w.finish(last, dir, rec)
+        w.finish(from, last, dir, rec, settle)
     }
 }
 
@@ -189,7 +192,7 @@ impl Described {
     pub(super) fn play_quick(&self, mv: u16) -> Option<Described> {
         let r = self.rules;
         let me = self.side;
-        if !r.simple || r.refill || r.after_empty {
+        if !r.simple || r.refill || r.pass || r.after_empty != AfterEmpty::None {
             return None;
         }
         let dir = match r.direction {
@@ -207,7 +210,11 @@ impl Described {
         let quiet = match r.place[last] {
             Place::Pit(owner) => {
                 let counts = r.any_counts && r.count_row(me, owner) && r.counts[v as usize];
-                let across = r.opposite_capture == Opposite::EmptyOwn && owner == me && v == 1;
+                let across = match r.opposite_capture {
+                    Opposite::None => false,
+                    Opposite::EmptyOwn => owner == me,
+                    Opposite::EmptyAny => true,
+                } && v == 1;
                 !counts && !across
             }
             Place::Store(owner) => !(r.extra_turn && owner == me),
@@ -346,7 +353,14 @@ impl Work {
 
     /// What follows the last seed: captures, an extra turn, the end of the
     /// game within the move.
-    fn finish<R: Recorder>(mut self, last: usize, dir: usize, rec: &mut R) -> Sowing {
+    fn finish<R: Recorder>(
+        mut self,
+        from: usize,
+        last: usize,
+        dir: usize,
+        rec: &mut R,
+        settle: bool,
+    ) -> Sowing {
         let r = self.p.rules;
         let me = self.p.side;
         let nx = &r.next[me.index()][dir];
@@ -354,9 +368,14 @@ impl Work {
         let opp_before = self.row(opp);
         if let Place::Pit(owner) = r.place[last] {
             if r.any_counts && r.count_row(me, owner) && r.counts[self.get(last) as usize] {
-                self.count_capture(last, dir, opp_before, rec);
+                self.count_capture(from, last, dir, opp_before, rec);
             }
-            if r.opposite_capture == Opposite::EmptyOwn && owner == me && self.get(last) == 1 {
+            let across = match r.opposite_capture {
+                Opposite::None => false,
+                Opposite::EmptyOwn => owner == me,
+                Opposite::EmptyAny => true,
+            };
+            if across && self.get(last) == 1 {
                 let o = r.opposite[last] as usize;
                 if self.get(o) > 0 || !r.opposite_needs_seeds {
                     let store = r.store(me);
@@ -368,11 +387,15 @@ impl Work {
                 }
             }
         }
-        if r.after_empty {
+        if r.after_empty != AfterEmpty::None {
             self.after_empty_capture(last, nx, rec);
         }
-        let extra = r.extra_turn && last == r.store(me);
         let starves = self.row(opp) == 0;
+        let mut extra = r.extra_turn && last == r.store(me);
+        if r.grand_slam == GrandSlam::MovesAgain && starves && opp_before > 0 {
+            rec.note(|| "grand slam: the mover moves again, to feed him".to_string());
+            extra = true;
+        }
         if r.when_row_empty && (starves || self.row(me) == 0) {
             self.bank(rec);
         } else if starves && r.starving == super::spec::Starving::UnlessForced {
@@ -383,7 +406,13 @@ impl Work {
         let mut next = self.p;
         if !extra {
             next.side = opp;
-        } else {
+            if settle && r.pass && !next.can_move() {
+                // He cannot move: he passes, and the mover moves again (if
+                // he can; if not, the game is over).
+                rec.note(|| "the opponent cannot move: he passes".to_string());
+                next.side = me;
+            }
+        } else if last == r.store(me) {
             rec.note(|| "the last seed fell into the store: move again".to_string());
         }
         Sowing::Ends(next, starves)
@@ -457,6 +486,7 @@ impl Work {
     /// The count capture at the last pit, and its chain back.
     fn count_capture<R: Recorder>(
         &mut self,
+        from: usize,
         last: usize,
         dir: usize,
         opp_before: u32,
@@ -480,8 +510,10 @@ impl Work {
             if r.chain != Chain::Backward || n == chain.len() {
                 break;
             }
+            // The chain never comes back to the pit the move started
+            // from.
             let q = back[p] as usize;
-            if q == last {
+            if q == last || q == from {
                 break;
             }
             match r.place[q] {
@@ -511,7 +543,12 @@ impl Work {
         let r = self.p.rules;
         let store = r.store(self.p.side);
         let mut p = last;
-        for _ in 0..r.cells {
+        let times = if r.after_empty == AfterEmpty::Once {
+            1
+        } else {
+            r.cells
+        };
+        for _ in 0..times {
             let q = nx[p] as usize;
             if !self.p.is_empty_place(q) {
                 break;

@@ -190,6 +190,12 @@ pub struct MoveSpec {
     pub singletons: Singletons,
     #[serde(default)]
     pub direction: Direction,
+    /// The direction of each pit, from its owner's left, where it depends
+    /// on the pit (Um el-Bagara: the left pits clockwise, the right ones
+    /// anticlockwise, the middle one either way); with `direction =
+    /// "choice"`.
+    #[serde(default)]
+    pub pit_directions: Option<Vec<Direction>>,
 }
 
 fn one() -> u32 {
@@ -202,6 +208,7 @@ impl Default for MoveSpec {
             min_seeds: 1,
             singletons: Singletons::Allowed,
             direction: Direction::Anticlockwise,
+            pit_directions: None,
         }
     }
 }
@@ -314,6 +321,21 @@ pub enum Opposite {
     /// The last seed falls into an empty pit of the mover's row: he takes
     /// the seeds across (Kalah).
     EmptyOwn,
+    /// The last seed falls into an empty pit of either row: the mover
+    /// takes the seeds across (French Wari).
+    EmptyAny,
+}
+
+/// The capture across an empty pit after the sowing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AfterEmpty {
+    #[default]
+    None,
+    /// The pit after the empty one, once.
+    Once,
+    /// And again while an empty pit and a full one follow.
+    Repeat,
 }
 
 /// Who takes a pit that reaches a capturing count while it is sown.
@@ -349,10 +371,10 @@ pub struct CaptureSpec {
     #[serde(default = "yes")]
     pub opposite_takes_last: bool,
     /// When the sowing ends before an empty pit, the pit after that one is
-    /// taken if it holds seeds, and so on while an empty pit and a full one
-    /// follow (Ô ăn quan).
+    /// taken if it holds seeds (Pallanguzhi), and, with `"repeat"`, again
+    /// while an empty pit and a full one follow (Ô ăn quan).
     #[serde(default)]
-    pub after_empty: bool,
+    pub after_empty: AfterEmpty,
     /// Counts that are taken the moment a sown seed makes them, in any
     /// pit (Pallanguzhi's fours), by `during-taker`.
     #[serde(default)]
@@ -396,6 +418,8 @@ pub enum GrandSlam {
     Captures,
     /// The move is played but takes nothing (Oware's Abapa rules).
     TakesNothing,
+    /// It takes them, and the mover moves again, to feed him (Ouri).
+    MovesAgain,
 }
 
 /// `[feed]`: the rules that keep a game going.
@@ -450,6 +474,9 @@ pub enum EmptyTurn {
     /// He first puts one seed from his store into each of his pits, then
     /// moves; with too few seeds to do so the game ends (Ô ăn quan).
     Refill,
+    /// He passes: the other player moves again, and the game ends when
+    /// neither can move (Sungka, Vai Lung Thlan).
+    Pass,
 }
 
 /// `[end]`.
@@ -619,6 +646,21 @@ impl Spec {
                 m.min_seeds
             ));
         }
+        if let Some(d) = &m.pit_directions {
+            if m.direction != Direction::Choice {
+                return err(
+                    "[move] pit-directions needs direction = \"choice\" (moves then say their direction)"
+                        .into(),
+                );
+            }
+            if d.len() != b.pits {
+                return err(format!(
+                    "[move] pit-directions has {} values: a row has {} pits",
+                    d.len(),
+                    b.pits
+                ));
+            }
+        }
         let s = &self.sow;
         if s.stores != SowStores::None && !b.stores {
             return err(format!(
@@ -663,9 +705,9 @@ impl Spec {
         if !counts_set && c.rows != Rows::Opponent {
             return err("[capture] rows is set but counts is empty: no count capture".into());
         }
-        if c.after_empty && s.relay == Relay::Last {
+        if c.after_empty != AfterEmpty::None && s.relay == Relay::Last {
             return err(
-                "[capture] after-empty = true with [sow] relay = \"last\": a last-pit relay ends in an empty pit, never before one"
+                "[capture] after-empty with [sow] relay = \"last\": a last-pit relay ends in an empty pit, never before one"
                     .into(),
             );
         }
@@ -675,7 +717,7 @@ impl Spec {
             ));
         }
         if let Some(e) = &b.end_pits {
-            if e.capture_min > 0 && !c.after_empty && !counts_set {
+            if e.capture_min > 0 && c.after_empty == AfterEmpty::None && !counts_set {
                 return err(
                     "[board.end-pits] capture-min is set but no capture can take an end pit".into(),
                 );
@@ -686,9 +728,9 @@ impl Spec {
         if e.end_pits_taken && b.end_pits.is_none() {
             return err("[end] end-pits-taken = true needs [board.end-pits]".into());
         }
-        if e.empty_turn == EmptyTurn::Refill && e.when_row_empty {
+        if e.empty_turn != EmptyTurn::End && e.when_row_empty {
             return err(
-                "[end] empty-turn = \"refill\" contradicts when-row-empty = true: the game would end before the refill"
+                "[end] empty-turn contradicts when-row-empty = true: the game ends before the empty row's turn"
                     .into(),
             );
         }
@@ -700,12 +742,13 @@ impl Spec {
                     .into(),
             );
         }
-        if f.grand_slam == GrandSlam::TakesNothing && !counts_set && c.opposite == Opposite::None {
-            return err("[feed] grand-slam = \"takes-nothing\" but no capture is described".into());
+        if f.grand_slam != GrandSlam::Captures && !counts_set && c.opposite == Opposite::None {
+            return err("[feed] grand-slam is set but no capture is described".into());
         }
-        if e.empty_turn == EmptyTurn::Refill && f.must_feed {
+        if e.empty_turn != EmptyTurn::End && f.must_feed {
             return err(
-                "[end] empty-turn = \"refill\" with [feed] must-feed = true: say which keeps the empty row going".into(),
+                "[end] empty-turn with [feed] must-feed = true: say which keeps the empty row going"
+                    .into(),
             );
         }
         Ok(())

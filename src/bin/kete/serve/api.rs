@@ -19,7 +19,7 @@ use kete::search::level::{self, Player};
 use kete::search::{self, Settings, Shared, time::Limits};
 use kete::solve::{Egtb, SolveOptions, Tablebase, solve_with_tablebase};
 use kete::variants::{
-    BoardVisitor, OptionKind, SolveVisitor, VARIANT_NAMES, Variant, VariantVisitor,
+    BoardVisitor, OptionKind, SolveVisitor, Variant, VariantVisitor, variant_names,
 };
 
 /// The largest request body accepted, in bytes.
@@ -126,8 +126,8 @@ impl GameRequest {
 
 /// Every variant with its options, for the page's menus.
 pub fn variants() -> Value {
-    let list: Vec<Value> = VARIANT_NAMES
-        .iter()
+    let list: Vec<Value> = variant_names()
+        .into_iter()
         .map(|name| {
             let v = Variant::by_name(name).expect("a registered variant");
             let options: Vec<Value> = v
@@ -155,12 +155,23 @@ pub fn variants() -> Value {
                     j
                 })
                 .collect();
-            json!({
+            let mut j = json!({
                 "name": name,
                 "title": v.title(),
                 "options": options,
                 "levels": v.visit(Levels),
-            })
+            });
+            if let Variant::Described(r) = v {
+                // The game's own words for its things, for the page's
+                // labels and hints.
+                let w = &r.rules().spec.game.words;
+                j["words"] = json!({
+                    "pit": w.pit, "pits": w.pits, "seed": w.seed, "seeds": w.seeds,
+                    "store": w.store, "end_pit": w.end_pit,
+                });
+                j["described"] = json!(true);
+            }
+            j
         })
         .collect();
     json!({ "variants": list })
