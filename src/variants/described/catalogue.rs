@@ -8,7 +8,13 @@ use parking_lot::RwLock;
 use std::sync::LazyLock;
 
 /// The built-in descriptions, by file name.
-pub const BUILT_IN: &[(&str, &str)] = &[("mangala.toml", include_str!("games/mangala.toml"))];
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("mangala.toml", include_str!("games/mangala.toml")),
+    (
+        "das-bohnenspiel.toml",
+        include_str!("games/das-bohnenspiel.toml"),
+    ),
+];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
     BUILT_IN

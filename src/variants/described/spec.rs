@@ -504,6 +504,18 @@ pub struct EndSpec {
 }
 
 /// `[check]`: the independent implementations the game is compared with.
+///
+/// `tests/ludii.rs` plays seeded random games of `ludii` in Ludii and
+/// replays each in kete move by move (see `docs/described/ludii/`). Ludii
+/// loads the file with `ludii-options`: an entry that starts with
+/// `Ruleset/` names one of the file's rulesets (`"Ruleset/Awari
+/// (Suggested)"`), whose option settings are used; every other entry is
+/// one option setting, `"Heading/Item"` (`"Play Rules/12 counters max by
+/// hole"`), which replaces the ruleset's setting under the same heading.
+/// At most one ruleset; no entries: the file's defaults. Where kete's
+/// rules and Ludii's are known to differ, `ludii-differs` lists each kind
+/// of disagreement the comparison may then find, with the reason; any
+/// other disagreement fails the test.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct CheckSpec {
@@ -511,9 +523,47 @@ pub struct CheckSpec {
     /// played here.
     #[serde(default)]
     pub ludii: Option<String>,
-    /// Ludii's options or ruleset to load it with.
+    /// Ludii's ruleset (`Ruleset/...`) and options to load it with.
     #[serde(default)]
     pub ludii_options: Vec<String>,
+    /// The kinds of disagreement with Ludii that are expected, each once,
+    /// with why: `{ kind = "end", reason = "..." }`.
+    #[serde(default)]
+    pub ludii_differs: Vec<LudiiDiffers>,
+}
+
+/// One expected kind of disagreement with Ludii and its reason.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LudiiDiffers {
+    pub kind: Disagreement,
+    /// One line: which rule differs, and how.
+    pub reason: String,
+}
+
+/// How kete and another implementation of a game come apart, at the first
+/// point where they do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Disagreement {
+    /// In the same position, the legal moves differ.
+    LegalMoves,
+    /// After the same move, the board or the player to move differs.
+    Board,
+    /// One says the game is over and the other plays on, or both end it
+    /// with different results.
+    End,
+}
+
+impl Disagreement {
+    /// As a description writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Disagreement::LegalMoves => "legal-moves",
+            Disagreement::Board => "board",
+            Disagreement::End => "end",
+        }
+    }
 }
 
 /// A description that contradicts itself or asks for what kete cannot play.
@@ -744,6 +794,34 @@ impl Spec {
         }
         if f.grand_slam != GrandSlam::Captures && !counts_set && c.opposite == Opposite::None {
             return err("[feed] grand-slam is set but no capture is described".into());
+        }
+        let k = &self.check;
+        if k.ludii.is_none() && (!k.ludii_options.is_empty() || !k.ludii_differs.is_empty()) {
+            return err(
+                "[check] ludii-options or ludii-differs without ludii: name Ludii's file".into(),
+            );
+        }
+        if k.ludii_options
+            .iter()
+            .filter(|o| o.starts_with("Ruleset/"))
+            .count()
+            > 1
+        {
+            return err("[check] ludii-options names more than one Ruleset/".into());
+        }
+        for (i, d) in k.ludii_differs.iter().enumerate() {
+            if d.reason.trim().is_empty() {
+                return err(format!(
+                    "[check] ludii-differs: kind = \"{}\" needs a reason",
+                    d.kind.name()
+                ));
+            }
+            if k.ludii_differs[..i].iter().any(|e| e.kind == d.kind) {
+                return err(format!(
+                    "[check] ludii-differs: kind = \"{}\" is listed twice; give one reason",
+                    d.kind.name()
+                ));
+            }
         }
         if e.empty_turn != EmptyTurn::End && f.must_feed {
             return err(
