@@ -14,6 +14,17 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "das-bohnenspiel.toml",
         include_str!("games/das-bohnenspiel.toml"),
     ),
+    ("sungka.toml", include_str!("games/sungka.toml")),
+    ("chongka.toml", include_str!("games/chongka.toml")),
+    ("galatjang.toml", include_str!("games/galatjang.toml")),
+    ("jodu.toml", include_str!("games/jodu.toml")),
+    (
+        "vai-lung-thlan.toml",
+        include_str!("games/vai-lung-thlan.toml"),
+    ),
+    ("um-el-bagara.toml", include_str!("games/um-el-bagara.toml")),
+    ("french-wari.toml", include_str!("games/french-wari.toml")),
+    ("mangala-1979.toml", include_str!("games/mangala-1979.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {

@@ -6,6 +6,7 @@
 
 pub mod catalogue;
 mod notation;
+mod position;
 pub mod rules;
 pub mod sow;
 pub mod spec;
@@ -15,7 +16,8 @@ use crate::game::{
     SolveGame, TraceStep,
 };
 use crate::options::{RuleOption, RuleOptions};
-use rules::{MAX_CELLS, Place, Rules};
+pub use position::{Described, DescribedMove, words};
+use rules::{Place, Rules};
 use sow::{CLOCKWISE, PIT, Silent, Sowing, Steps};
 use spec::{Direction, Repetition, SeedsLeft, Starving};
 
@@ -58,130 +60,7 @@ impl RuleOptions for DescribedRules {
     const OPTIONS: &'static [RuleOption<Self>] = &[];
 }
 
-/// A position of a described game.
-#[derive(Clone, Copy)]
-pub struct Described {
-    /// The seeds of every place, place `c` in byte `c % 8` of word `c / 8`:
-    /// a sowing from the tables is four word additions, and a row's sum a
-    /// few masks and one multiplication.
-    w: [u64; MAX_CELLS / 8],
-    /// The big pieces still in the end pits (bit 0 the right one).
-    big: u8,
-    side: Side,
-    rules: &'static Rules,
-}
-
-impl PartialEq for Described {
-    fn eq(&self, o: &Self) -> bool {
-        self.w == o.w
-            && self.side == o.side
-            && self.big == o.big
-            && std::ptr::eq(self.rules, o.rules)
-    }
-}
-
-impl Eq for Described {}
-
-impl std::hash::Hash for Described {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(Game::hash(self));
-    }
-}
-
-impl std::fmt::Debug for Described {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}({})", self.rules.spec.game.name, self.to_notation())
-    }
-}
-
-/// A board of bytes as words, byte `c` of `bytes` in byte `c % 8` of word
-/// `c / 8`.
-pub fn words(bytes: &[u8; MAX_CELLS]) -> [u64; MAX_CELLS / 8] {
-    let mut w = [0u64; MAX_CELLS / 8];
-    for (k, x) in w.iter_mut().enumerate() {
-        *x = u64::from_le_bytes(bytes[8 * k..8 * k + 8].try_into().expect("eight bytes"));
-    }
-    w
-}
-
-/// A move: the pit (0-based from the mover's left) in the low bits; for a
-/// clockwise sowing where the mover chooses, [`CLOCKWISE`] set and the
-/// pits per row in the high byte (so that its action index needs no
-/// rules).
-pub type DescribedMove = u16;
-
 impl Described {
-    pub fn rules_ref(&self) -> &'static Rules {
-        self.rules
-    }
-
-    /// Seeds at place `c`.
-    #[inline(always)]
-    pub fn cell(&self, c: usize) -> u8 {
-        (self.w[c / 8] >> (8 * (c % 8))) as u8
-    }
-
-    #[inline(always)]
-    fn set_cell(&mut self, c: usize, v: u8) {
-        let sh = 8 * (c % 8);
-        self.w[c / 8] = self.w[c / 8] & !(0xFF << sh) | (v as u64) << sh;
-    }
-
-    /// Adds `n` seeds at place `c` (or takes them, with wrapping `n`).
-    #[inline(always)]
-    fn add_cell(&mut self, c: usize, n: u8) {
-        self.w[c / 8] = self.w[c / 8].wrapping_add((n as u64) << (8 * (c % 8)));
-    }
-
-    #[inline(always)]
-    fn sub_cell(&mut self, c: usize, n: u8) {
-        self.w[c / 8] = self.w[c / 8].wrapping_sub((n as u64) << (8 * (c % 8)));
-    }
-
-    /// Every place's seeds as bytes.
-    pub fn bytes(&self) -> [u8; MAX_CELLS] {
-        let mut b = [0u8; MAX_CELLS];
-        for (k, w) in self.w.iter().enumerate() {
-            b[8 * k..8 * k + 8].copy_from_slice(&w.to_le_bytes());
-        }
-        b
-    }
-
-    /// Seeds in `side`'s pit `index` (from his left).
-    pub fn pit(&self, side: Side, index: usize) -> u8 {
-        self.cell(self.rules.row(side).start + index)
-    }
-
-    /// Seeds in `side`'s store (his captures).
-    pub fn store(&self, side: Side) -> u32 {
-        self.cell(self.rules.store(side)) as u32
-    }
-
-    #[inline]
-    pub fn row_seeds(&self, side: Side) -> u32 {
-        // The row's bytes of each word, added: no count and no row sum
-        // passes 255 (a game has at most 255 seeds), so the sums stay in
-        // their bytes and one multiplication adds them up.
-        const ONES: u64 = u64::from_le_bytes([1; 8]);
-        let mask = &self.rules.row_masks[side.index()];
-        let sum = (self.w[0] & mask[0])
-            + (self.w[1] & mask[1])
-            + (self.w[2] & mask[2])
-            + (self.w[3] & mask[3]);
-        (sum.wrapping_mul(ONES) >> 56) as u32
-    }
-
-    /// Seeds in the end pits, big pieces at their value.
-    fn end_seeds(&self) -> u32 {
-        let r = self.rules;
-        if !r.has_ends() {
-            return 0;
-        }
-        self.cell(2 * r.m + 2) as u32
-            + self.cell(2 * r.m + 3) as u32
-            + self.big.count_ones() * r.big_value as u32
-    }
-
     /// The position as the mover sees it before he chooses: with his empty
     /// row refilled from his store where the rules say so; `None` when
     /// it is empty and he cannot refill it.

@@ -9,7 +9,7 @@
 //! North's, with `*` after the count while its big piece is there:
 //! `5-5-5-5-5-0*-5-5-5-5-5-0*-0-0-S`.
 
-use super::Described;
+use super::position::Described;
 use super::rules::{Place, Rules};
 use super::sow::{CLOCKWISE, PIT};
 use super::spec::Direction;

@@ -3,7 +3,7 @@
 //! legality tests and the board's seed-by-seed trace, through a
 //! [`Recorder`] that the fast path compiles away.
 
-use super::Described;
+use super::position::Described;
 use super::rules::{Place, Rules};
 use super::spec::{AfterEmpty, Chain, GrandSlam, Opposite, Origin, Relay, SeedsLeft, Taker};
 use crate::game::{Side, TraceStep};
@@ -420,15 +420,6 @@ impl Work {
 }
 
 impl Described {
-    pub(super) fn big_bit(r: &Rules, c: usize) -> u8 {
-        if c == 2 * r.m + 2 { 1 } else { 2 }
-    }
-
-    pub(super) fn big_at(&self, c: usize) -> bool {
-        let r = self.rules;
-        r.place[c] == Place::End && self.big & Self::big_bit(r, c) != 0
-    }
-
     /// A pit or end pit with nothing in it (a store is never empty in this
     /// sense: it stops the pattern).
     fn is_empty_place(&self, c: usize) -> bool {
