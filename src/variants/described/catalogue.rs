@@ -8,7 +8,10 @@ use parking_lot::RwLock;
 use std::sync::LazyLock;
 
 /// The built-in descriptions, by file name.
-pub const BUILT_IN: &[(&str, &str)] = &[("mangala.toml", include_str!("games/mangala.toml"))];
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("mangala.toml", include_str!("games/mangala.toml")),
+    ("ayoayo.toml", include_str!("games/ayoayo.toml")),
+];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
     BUILT_IN
