@@ -25,6 +25,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("um-el-bagara.toml", include_str!("games/um-el-bagara.toml")),
     ("french-wari.toml", include_str!("games/french-wari.toml")),
     ("mangala-1979.toml", include_str!("games/mangala-1979.toml")),
+    ("ayoayo.toml", include_str!("games/ayoayo.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {

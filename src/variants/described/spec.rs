@@ -530,6 +530,20 @@ pub struct CheckSpec {
     /// with why: `{ kind = "end", reason = "..." }`.
     #[serde(default)]
     pub ludii_differs: Vec<LudiiDiffers>,
+    /// Other open implementations of the game, as GitHub's `owner/name`:
+    /// `tests/reference.rs` replays their seeded random games (traces
+    /// written by the drivers of `tests/reference/`) in kete ply by ply
+    /// and fails on a trace of an implementation not listed here.
+    #[serde(default)]
+    pub references: Vec<String>,
+    /// The disagreements with them that are understood, one line each:
+    /// `"owner/name kind: reason"`, `owner/name` one of `references` and
+    /// `kind` one of `legal-moves` (the same position, other legal
+    /// moves), `board` (the same move, another position after it) or
+    /// `end` (one ends the game and the other plays on, or both end it
+    /// with other results). Any other disagreement fails the comparison.
+    #[serde(default)]
+    pub known: Vec<String>,
 }
 
 /// One expected kind of disagreement with Ludii and its reason.
@@ -563,6 +577,54 @@ impl Disagreement {
             Disagreement::Board => "board",
             Disagreement::End => "end",
         }
+    }
+}
+
+/// The kinds of disagreement `[check] known` names.
+pub const KNOWN_KINDS: &[&str] = &["legal-moves", "board", "end"];
+
+/// One line of `[check] known`, read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    /// The implementation, `owner/name`.
+    pub reference: String,
+    /// One of [`KNOWN_KINDS`].
+    pub kind: String,
+    pub reason: String,
+}
+
+impl CheckSpec {
+    /// Reads `known`; the error names the line that is not of the form
+    /// `"owner/name kind: reason"` with a listed reference and a kind of
+    /// [`KNOWN_KINDS`].
+    pub fn known_entries(&self) -> Result<Vec<Known>, SpecError> {
+        let mut out = Vec::new();
+        for line in &self.known {
+            let bad = |why: &str| {
+                SpecError(format!(
+                    "[check] known = {line:?}: {why} (write \"owner/name kind: reason\", kind one of {})",
+                    KNOWN_KINDS.join(", ")
+                ))
+            };
+            let (head, reason) = line.split_once(':').ok_or_else(|| bad("no reason"))?;
+            let (reference, kind) = head.trim().split_once(' ').ok_or_else(|| bad("no kind"))?;
+            let (reference, kind, reason) = (reference.trim(), kind.trim(), reason.trim());
+            if !self.references.iter().any(|r| r == reference) {
+                return Err(bad(&format!("{reference} is not one of references")));
+            }
+            if !KNOWN_KINDS.contains(&kind) {
+                return Err(bad(&format!("unknown kind {kind:?}")));
+            }
+            if reason.is_empty() {
+                return Err(bad("the reason is empty"));
+            }
+            out.push(Known {
+                reference: reference.to_string(),
+                kind: kind.to_string(),
+                reason: reason.to_string(),
+            });
+        }
+        Ok(out)
     }
 }
 
@@ -823,6 +885,20 @@ impl Spec {
                 ));
             }
         }
+        for r in &self.check.references {
+            let ok = r.split_once('/').is_some_and(|(o, n)| {
+                !o.is_empty()
+                    && !n.is_empty()
+                    && !n.contains('/')
+                    && !r.contains(char::is_whitespace)
+            });
+            if !ok {
+                return err(format!(
+                    "[check] references has {r:?}: name a repository as owner/name"
+                ));
+            }
+        }
+        self.check.known_entries()?;
         if e.empty_turn != EmptyTurn::End && f.must_feed {
             return err(
                 "[end] empty-turn with [feed] must-feed = true: say which keeps the empty row going"
