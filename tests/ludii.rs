@@ -23,7 +23,7 @@ use kete::game::{Game, GameResult, Outcome, Side};
 use kete::variants::Variant;
 use kete::variants::described::catalogue;
 use kete::variants::described::rules::Rules;
-use kete::variants::described::spec::{Direction, Disagreement, Repetition};
+use kete::variants::described::spec::{Direction, Disagreement, Repetition, ludii_reading};
 use kete::variants::described::{Described, DescribedRules};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
@@ -508,8 +508,19 @@ impl Replay<'_> {
             let ply = &t.plies[i];
             if let Some((o, why)) = end {
                 let passes = ply.legal.iter().all(|m| m.kind == "Pass");
-                if passes && i + 1 == n && t.end.over {
-                    return self.both_end(i, &o, why);
+                // Ludii has each stuck player pass before it ends the game
+                // (one pass, or both players' where the game ends when
+                // neither can move).
+                let all_pass = t.plies[i..]
+                    .iter()
+                    .all(|p| p.legal.iter().all(|m| m.kind == "Pass"));
+                if all_pass && t.end.over {
+                    return self.both_end(n, &o, why);
+                }
+                if all_pass && t.end.reason == "round_end" {
+                    // Ludii's first round is over; its result is the
+                    // match's, which one round does not settle.
+                    return Verdict::Agreed;
                 }
                 let how = if passes {
                     "the stuck player passes and the game goes on"
@@ -586,20 +597,27 @@ impl Replay<'_> {
             loop {
                 let st = &t.plies[j - 1].after;
                 let last = j == n && (t.end.over || t.end.reason == "round_end");
-                if self.places.same(&next, st, !last)
-                    || (over && self.places.totals(st) == totals(&next))
-                {
+                if self.places.same(&next, st, !last) {
                     break;
                 }
+                // A relay lap by the same player, or a player who cannot
+                // move passing (kete passes him within the move).
                 let forced = t.plies.get(j).filter(|p| {
-                    p.mover == ply.mover
+                    let lap = p.mover == ply.mover
                         && st.mover == ply.mover
                         && p.legal.len() == 1
-                        && p.legal[0].kind != "Pass"
+                        && p.legal[0].kind != "Pass";
+                    let pass = p.legal.len() == 1 && p.legal[0].kind == "Pass" && !over;
+                    lap || pass
                 });
                 if forced.is_some() {
                     j += 1;
                     continue;
+                }
+                // The game over in kete, whose stores may hold the seeds
+                // left that Ludii counts on the board.
+                if over && self.places.totals(st) == totals(&next) {
+                    break;
                 }
                 let m = self.places.m;
                 let pits = (0..2 * m).any(|c| next.cell(c) as u32 != self.places.count(st, c));
@@ -648,6 +666,44 @@ struct Target {
     rules: DescribedRules,
     /// The description file, for the report's command.
     file: Option<String>,
+    /// The description's own name and the fields Ludii reads otherwise,
+    /// where `rules` is its `[check] ludii-reading`.
+    reading: Option<(String, String)>,
+}
+
+/// The target as Ludii reads the game: the description with its `[check]
+/// ludii-reading` fields, where it has any.
+fn reading_of(mut t: Target) -> Target {
+    let r = t.rules.0;
+    let Some(text) = ludii_reading(&r.text).unwrap_or_else(|e| panic!("{}: {e}", r.spec.game.name))
+    else {
+        return t;
+    };
+    let fields = r
+        .spec
+        .check
+        .ludii_reading
+        .as_ref()
+        .map(|tb| {
+            tb.iter()
+                .flat_map(|(section, f)| {
+                    f.as_table()
+                        .into_iter()
+                        .flatten()
+                        .map(move |(k, v)| format!("`[{section}] {k} = {v}`"))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    let origin = format!("{} (Ludii's reading)", r.spec.game.name);
+    t.rules = match Variant::from_description(&text, &origin) {
+        Ok(Variant::Described(d)) => d,
+        Ok(other) => panic!("{origin} is {other:?}"),
+        Err(e) => panic!("{e}"),
+    };
+    t.reading = Some((r.spec.game.name.clone(), fields));
+    t
 }
 
 struct Run {
@@ -670,6 +726,9 @@ struct Run {
     expected: Vec<(Disagreement, String)>,
     unexpected: Vec<String>,
     file: Option<String>,
+    /// The description's own name and the fields Ludii reads otherwise,
+    /// where the run played its Ludii reading.
+    reading: Option<(String, String)>,
 }
 
 fn ludii_args(opts: &[String]) -> Vec<String> {
@@ -783,6 +842,7 @@ fn run_one(ludii: &Path, classes: &Path, tmp: &Path, target: &Target, games: usi
         expected,
         unexpected: Vec::new(),
         file: target.file.clone(),
+        reading: target.reading.clone(),
     };
     let mut places: Option<Places> = None;
     for line in reader.lines() {
@@ -865,17 +925,24 @@ fn report(run: &Run, ludii: &str, games: usize, revision: &str) -> String {
     let _ = writeln!(s, "Reproduce (from the repository's root):\n");
     let _ = writeln!(
         s,
-        "    KETE_LUDII={ludii} KETE_LUDII_GAMES={games}{files} KETE_LUDII_REPORT=docs/described/ludii \\\n      cargo test --release --test ludii -- --nocapture\n"
+        "    KETE_LUDII=path/to/ludii KETE_LUDII_GAMES={games}{files} KETE_LUDII_REPORT=docs/described/ludii \\\n      cargo test --release --test ludii -- --nocapture\n\n\
+         (`path/to/ludii`: a headless build of Ludii, as docs/described/ludii/README.md makes it; \
+         these games were played with the build of revision {revision})\n"
     );
     let _ = writeln!(s, "Ludii's games alone:\n\n    {}\n", run.command);
+    let own = run.reading.as_ref().map_or(&run.name, |(n, _)| n);
     let desc = match &run.file {
         Some(f) => format!("`{f}`"),
-        None => format!(
-            "built in, `src/variants/described/games/` (`--variant {}`)",
-            run.name
-        ),
+        None => format!("built in, `src/variants/described/games/` (`--variant {own}`)"),
     };
     let _ = writeln!(s, "- Description: {desc}");
+    if let Some((_, fields)) = &run.reading {
+        let _ = writeln!(
+            s,
+            "- Played as Ludii reads the game: the description with {fields} \
+             (its `[check] ludii-reading`; protocol/RULES.md classifies each difference)"
+        );
+    }
     let _ = writeln!(
         s,
         "- Ludii: `{}`{}, revision {revision}",
@@ -1063,9 +1130,12 @@ fn described_games_play_as_ludii_plays_them() {
     let mut targets: Vec<Target> = catalogue::built_in()
         .iter()
         .filter(|r| r.spec.check.ludii.is_some())
-        .map(|&r| Target {
-            rules: DescribedRules(r),
-            file: None,
+        .map(|&r| {
+            reading_of(Target {
+                rules: DescribedRules(r),
+                file: None,
+                reading: None,
+            })
         })
         .collect();
     if let Ok(files) = std::env::var("KETE_LUDII_FILES") {
@@ -1079,10 +1149,11 @@ fn described_games_play_as_ludii_plays_them() {
                 rules.0.spec.check.ludii.is_some(),
                 "{f} has no [check] ludii: name Ludii's file for it"
             );
-            targets.push(Target {
+            targets.push(reading_of(Target {
                 rules,
                 file: Some(f.to_string()),
-            });
+                reading: None,
+            }));
         }
     }
 
@@ -1134,7 +1205,8 @@ fn described_games_play_as_ludii_plays_them() {
         eprintln!("{line}");
         if let Some(dir) = &report_dir {
             std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
-            let path = dir.join(format!("{}.md", run.name));
+            let own = run.reading.as_ref().map_or(&run.name, |(n, _)| n);
+            let path = dir.join(format!("{own}.md"));
             std::fs::write(&path, report(&run, &ludii, games, &revision))
                 .unwrap_or_else(|e| panic!("{path:?}: {e}"));
             eprintln!("  report: {}", path.display());

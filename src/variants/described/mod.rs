@@ -101,7 +101,13 @@ impl Described {
         let r = self.rules;
         let m = (r.m as u16) << 8;
         self.candidates().flat_map(move |p| {
-            let ways = r.pit_ways[p as usize];
+            // Without a choice, a move is its pit alone: the rules say the
+            // way.
+            let ways = if r.direction == Direction::Choice {
+                r.pit_ways[p as usize]
+            } else {
+                1
+            };
             let acw = (ways & 1 != 0).then_some(p);
             let cw = (ways & 2 != 0).then_some(p | CLOCKWISE | m);
             acw.into_iter().chain(cw)

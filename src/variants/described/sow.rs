@@ -406,14 +406,18 @@ impl Work {
         let mut next = self.p;
         if !extra {
             next.side = opp;
-            if settle && r.pass && !next.can_move() {
-                // He cannot move: he passes, and the mover moves again (if
-                // he can; if not, the game is over).
-                rec.note(|| "the opponent cannot move: he passes".to_string());
-                next.side = me;
-            }
         } else if last == r.store(me) {
             rec.note(|| "the last seed fell into the store: move again".to_string());
+        }
+        if settle && r.pass && !next.can_move() {
+            // The player to move cannot: he passes, and the other moves (if
+            // he can; if not, the game is over).
+            let mut other = next;
+            other.side = next.side.other();
+            if other.can_move() {
+                rec.note(|| "the player to move cannot move: he passes".to_string());
+                next = other;
+            }
         }
         Sowing::Ends(next, starves)
     }

@@ -530,6 +530,13 @@ pub struct CheckSpec {
     /// with why: `{ kind = "end", reason = "..." }`.
     #[serde(default)]
     pub ludii_differs: Vec<LudiiDiffers>,
+    /// Where Ludii reads the game otherwise, the description's fields as
+    /// Ludii reads them, by section: `capture = { opposite-takes-last =
+    /// false }`. The comparison with Ludii plays the description with
+    /// these fields changed ([`ludii_reading`]), so that every ply is
+    /// compared; the fields named here are the classified differences.
+    #[serde(default)]
+    pub ludii_reading: Option<toml::Table>,
     /// Other open implementations of the game, as GitHub's `owner/name`:
     /// `tests/reference.rs` replays their seeded random games (traces
     /// written by the drivers of `tests/reference/`) in kete ply by ply
@@ -544,6 +551,50 @@ pub struct CheckSpec {
     /// with other results). Any other disagreement fails the comparison.
     #[serde(default)]
     pub known: Vec<String>,
+}
+
+/// The description `text` as Ludii reads the game: its `[check]
+/// ludii-reading` fields written over its own, under the name
+/// `<name>-ludii-reading`; `None` where it has no such fields.
+pub fn ludii_reading(text: &str) -> Result<Option<String>, SpecError> {
+    let mut doc: toml::Table = toml::from_str(text).map_err(|e| SpecError(e.to_string()))?;
+    let reading = doc
+        .get_mut("check")
+        .and_then(|c| c.as_table_mut())
+        .and_then(|c| c.remove("ludii-reading"));
+    let Some(toml::Value::Table(reading)) = reading else {
+        return Ok(None);
+    };
+    for (section, fields) in reading {
+        let toml::Value::Table(fields) = fields else {
+            return Err(SpecError(format!(
+                "[check] ludii-reading: {section} is not a table of fields"
+            )));
+        };
+        let target = doc
+            .entry(section.clone())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let Some(target) = target.as_table_mut() else {
+            return Err(SpecError(format!(
+                "[check] ludii-reading: {section} is not a section of a description"
+            )));
+        };
+        for (k, v) in fields {
+            target.insert(k, v);
+        }
+    }
+    if let Some(game) = doc.get_mut("game").and_then(|g| g.as_table_mut()) {
+        let name = game
+            .get("name")
+            .and_then(|n| n.as_str())
+            .unwrap_or("game")
+            .to_string();
+        game.insert("name".into(), format!("{name}-ludii-reading").into());
+        game.remove("aliases");
+    }
+    let text = toml::to_string(&doc).map_err(|e| SpecError(e.to_string()))?;
+    Spec::parse(&text).map_err(|e| SpecError(format!("[check] ludii-reading: {e}")))?;
+    Ok(Some(text))
 }
 
 /// One expected kind of disagreement with Ludii and its reason.
@@ -858,9 +909,14 @@ impl Spec {
             return err("[feed] grand-slam is set but no capture is described".into());
         }
         let k = &self.check;
-        if k.ludii.is_none() && (!k.ludii_options.is_empty() || !k.ludii_differs.is_empty()) {
+        if k.ludii.is_none()
+            && (!k.ludii_options.is_empty()
+                || !k.ludii_differs.is_empty()
+                || k.ludii_reading.is_some())
+        {
             return err(
-                "[check] ludii-options or ludii-differs without ludii: name Ludii's file".into(),
+                "[check] ludii-options, ludii-differs or ludii-reading without ludii: name Ludii's file"
+                    .into(),
             );
         }
         if k.ludii_options
