@@ -53,3 +53,28 @@ fn battery_of_every_registered_variant() {
         run(name);
     }
 }
+
+#[test]
+fn battery_of_every_described_game() {
+    // The built-in descriptions, then Kalah and Oware written as
+    // descriptions (examples/descriptions/).
+    let mut names: Vec<String> = kete::variants::described_names()
+        .map(|n| n.to_string())
+        .collect();
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/descriptions");
+    let mut files: Vec<_> = std::fs::read_dir(examples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    names.extend(files.iter().map(|f| format!("file:{}", f.display())));
+    assert!(names.len() > 4, "{names:?}");
+    for (i, name) in names.iter().enumerate() {
+        eprintln!("{name}");
+        let v = kete::variants::Variant::by_name(name).unwrap();
+        v.visit(Battery {
+            seed: 0x0DE5_0000 + i as u64,
+            effort: Effort::default(),
+        });
+    }
+}

@@ -109,3 +109,8 @@ fn fuzz_settings() {
 fn fuzz_web_api() {
     run("web_api", 1000);
 }
+
+#[test]
+fn fuzz_description() {
+    run("description", 1000);
+}

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use kete::game::{Board, MoveError};
 use kete::protocol::Engine;
 use kete::protocol::output::Output;
-use kete::variants::{BoardVisitor, OptionKind, VARIANT_NAMES, Variant};
+use kete::variants::{BoardVisitor, OptionKind, Variant, variant_names};
 use parking_lot::Mutex;
 
 // The board's web API, as `kete serve` answers it: the binary's own module,
@@ -38,6 +38,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("egtb_header", egtb_header),
     ("settings", settings),
     ("web_api", web_api),
+    ("description", description),
 ];
 
 /// The target called `name`.
@@ -52,9 +53,8 @@ const SLOW: Duration = Duration::from_millis(200);
 /// option takes its default or, by one bit of byte 1 each, another of its
 /// values chosen by byte 2.
 fn variant_of(data: &[u8]) -> Variant {
-    let names: Vec<&str> = VARIANT_NAMES
-        .iter()
-        .copied()
+    let names: Vec<&str> = variant_names()
+        .into_iter()
         .filter(|n| *n != "toy")
         .collect();
     let pick = data.first().copied().unwrap_or(0) as usize;
@@ -385,4 +385,32 @@ pub fn web_api(data: &[u8]) {
         assert!((400..500).contains(&e.status), "{} {}", e.status, e.message);
         assert!(!e.message.is_empty());
     }
+}
+
+/// A game description (the text before a 0xFF), then moves chosen by the
+/// bytes after it: a description is read or refused with a message, never
+/// a panic, and the game it describes keeps every property `check` asks
+/// of a position, from its start through the moves chosen.
+pub fn description(data: &[u8]) {
+    let (desc, choices) = split(data);
+    let text = text(desc);
+    // Compiled, not loaded: a fuzzer's millions of descriptions are not
+    // kept for the life of the process as a user's files are.
+    let rules = match kete::variants::described::catalogue::compile(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            assert!(!e.0.is_empty(), "a refusal without a message");
+            return;
+        }
+    };
+    let rules: &'static _ = Box::leak(Box::new(rules));
+    let rules = kete::variants::described::DescribedRules(rules);
+    PositionTarget(
+        kete::game::Game::to_notation(
+            &<kete::variants::described::Described as kete::game::Game>::start(&rules),
+        )
+        .as_bytes(),
+        choices,
+    )
+    .visit::<kete::variants::described::Described>(rules);
 }
