@@ -8,7 +8,8 @@
 //! stdout and stderr together. In the shown output a line `…` stands for
 //! any number of lines, and `…` inside a line for any text (times, speeds).
 //! Every block of one page runs in a fresh folder of its own, with the
-//! built `kete` and `kete-arena` first on `PATH`, `tournaments/` linked in,
+//! built `kete` and `kete-arena` first on `PATH`, `tournaments/` and
+//! `examples/` linked in,
 //! a private database cache and home, and `/tmp/` in commands moved into
 //! that folder.
 //!
@@ -145,6 +146,11 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
         "$ kete tune gen --variant kalah --eval classic --games 1500 --nodes 5000 --seed 1 \\",
         "thousands of games: minutes to an hour; it rewrites kete's weights",
     ),
+    (
+        "docs/guide/10-describing.md",
+        "$ KETE_LUDII=path/to/ludii KETE_LUDII_FILES=examples/descriptions/ntyenge.toml \\",
+        "needs a headless build of Ludii, which kete does not ship",
+    ),
 ];
 
 /// The pages whose shell examples are run: the README and every page of
@@ -271,8 +277,9 @@ fn workdir(tag: &str) -> PathBuf {
         std::fs::create_dir_all(dir.join(sub)).unwrap();
     }
     #[cfg(unix)]
-    std::os::unix::fs::symlink(Path::new(ROOT).join("tournaments"), dir.join("tournaments"))
-        .unwrap();
+    for linked in ["tournaments", "examples"] {
+        std::os::unix::fs::symlink(Path::new(ROOT).join(linked), dir.join(linked)).unwrap();
+    }
     dir
 }
 

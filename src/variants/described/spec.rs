@@ -701,7 +701,16 @@ pub const MAX_TOTAL: u32 = 255;
 impl Spec {
     /// Reads a description; the error names the field and its line.
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
-        let spec: Spec = toml::from_str(text).map_err(|e| SpecError(e.to_string()))?;
+        // serde calls a value of a field of choices a "variant"; in kete a
+        // variant is a game, so the message says "value".
+        let spec: Spec = toml::from_str(text).map_err(|e| {
+            SpecError(
+                e.to_string()
+                    .replace("unknown variant", "unknown value")
+                    .trim_end()
+                    .to_string(),
+            )
+        })?;
         spec.check()?;
         Ok(spec)
     }
