@@ -288,8 +288,14 @@ fn majority_ends_the_game_at_more_than_half() {
 #[test]
 fn a_player_who_cannot_move_passes_where_empty_turn_is_pass() {
     let r = game("pits = 2\nseeds = 1", "[end]\nempty-turn = \"pass\"");
-    // After A, North has no seed: South moves again.
-    assert_eq!(after(&r, "1-1-0-0-1-1-S", &["A"]), "0-2-0-0-1-1-S");
+    // After A, North has no seed: his one move is a pass, and South
+    // moves again.
+    assert_eq!(legal(&r, "0-2-0-0-1-1-N"), ["pass"]);
+    assert_eq!(after(&r, "1-1-0-0-1-1-S", &["A", "pass"]), "0-2-0-0-1-1-S");
+    // Nobody passes while he can move, nor in a game without passes.
+    assert!(at(&r, "1-1-0-0-1-1-S").parse_move("pass").is_err());
+    // When neither can move the game is over.
+    assert!(legal(&r, "0-0-0-0-2-2-S").is_empty());
 }
 
 #[test]

@@ -289,7 +289,9 @@ impl Places {
     /// written so that it matches none of kete's.
     fn move_text(&self, r: &Rules, mv: &LudiiMove) -> String {
         if mv.kind == "Pass" {
-            return "(pass)".into();
+            // kete's move of a player who cannot move, where its rules
+            // let him pass; in other games kete has no such move.
+            return "pass".into();
         }
         let place = usize::try_from(mv.from)
             .ok()
@@ -553,7 +555,7 @@ impl Replay<'_> {
                     only(&kete_moves, &ludii_moves),
                     only(&ludii_moves, &kete_moves),
                 );
-                let cause = if ludii_moves.iter().all(|m| m == "(pass)") {
+                let cause = if ludii_moves.iter().all(|m| m == "pass") {
                     "Ludii's player must pass, kete's has moves"
                 } else if l.is_empty() {
                     "kete has moves that Ludii has not"
@@ -600,15 +602,12 @@ impl Replay<'_> {
                 if self.places.same(&next, st, !last) {
                     break;
                 }
-                // A relay lap by the same player, or a player who cannot
-                // move passing (kete passes him within the move).
+                // A relay lap by the same player.
                 let forced = t.plies.get(j).filter(|p| {
-                    let lap = p.mover == ply.mover
+                    p.mover == ply.mover
                         && st.mover == ply.mover
                         && p.legal.len() == 1
-                        && p.legal[0].kind != "Pass";
-                    let pass = p.legal.len() == 1 && p.legal[0].kind == "Pass" && !over;
-                    lap || pass
+                        && p.legal[0].kind != "Pass"
                 });
                 if forced.is_some() {
                     j += 1;

@@ -290,3 +290,21 @@ fn under_a_real_terminal_with_tmux() {
     let _ = tmux(&["kill-session", "-t", &name]);
     eprintln!("{s}");
 }
+
+#[test]
+fn a_whole_game_of_every_described_game_through_a_pipe() {
+    // The registry's described games: one added is played here with no
+    // change to this file.
+    for name in kete::variants::described_names() {
+        let log = whole_game(&["--variant", name, "--depth", "2"]);
+        let end = log
+            .lines()
+            .find(|l| l.starts_with("Game over: "))
+            .unwrap_or_else(|| panic!("{name}: the end is not announced:\n{log}"));
+        assert!(
+            end.contains(" wins ") || end.contains("a draw"),
+            "{name}: {end}"
+        );
+        eprintln!("{name}: {end}");
+    }
+}

@@ -52,7 +52,13 @@ impl BoardVisitor for Check {
                     let text = pos.format_move(mv);
                     let context = format!("{rules:?} {} {text}", pos.to_notation());
                     let c = pos.move_cell(mv);
-                    assert_eq!(cells[c].kind, CellKind::Pit, "{context}: move cell");
+                    // A pass has no pit: the mover's store stands for it.
+                    let kind = if text == "pass" {
+                        CellKind::Store
+                    } else {
+                        CellKind::Pit
+                    };
+                    assert_eq!(cells[c].kind, kind, "{context}: move cell");
                     assert_eq!(cells[c].side, pos.side_to_move(), "{context}: move cell");
                     let (next, steps) = pos.play_traced(mv);
                     assert_eq!(next, pos.play(mv), "{context}: traced position");

@@ -285,6 +285,15 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
     /// keep a history only where it can.
     const CAN_REPEAT: bool;
 
+    /// Whether the search spends no depth on a move after which the same
+    /// player moves again (an extra turn), so that a turn of several
+    /// sowings is searched whole. A game whose extra turns come in long
+    /// chains (relay sowing that often ends in the store) spends depth on
+    /// each, or its searches would never reach their depth.
+    fn free_extra_turns(_rules: &Self::Rules) -> bool {
+        true
+    }
+
     /// Late-move reductions: from which place in the ordered move list a
     /// move is searched one ply shallower first, and from which two plies
     /// (at depth 6 and more). A game with few moves a turn reduces earlier.

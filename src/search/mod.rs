@@ -303,6 +303,9 @@ struct Worker<'a, G: Game> {
     /// score and line: a move that beat the first move's score at the new
     /// depth is better than what the last finished iteration knew.
     iter_best: Option<(i32, Vec<G::Move>)>,
+    /// Whether an extra turn costs no depth ([`Game::free_extra_turns`]),
+    /// for the rules of the root.
+    free_extra: bool,
 }
 
 const HISTORY_SIZE: usize = 2048;
@@ -339,6 +342,7 @@ impl<'a, G: Game> Worker<'a, G> {
             horizons: 0,
             aborted: false,
             iter_best: None,
+            free_extra: true,
         }
     }
 
@@ -684,7 +688,11 @@ impl<'a, G: Game> Worker<'a, G> {
             children.swap(k, pick);
             let (child, _, index) = &children[k];
             let same = child.side_to_move() == side;
-            let new_depth = if same { depth } else { depth - 1 };
+            let new_depth = if same && self.free_extra {
+                depth
+            } else {
+                depth - 1
+            };
             let child = child.clone();
             let index = *index;
             let reduction = late_move_reduction::<G>(depth, k, same);
@@ -752,10 +760,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let side = root.side_to_move();
         let mut best = -INF;
         self.nodes += 1;
+        self.free_extra = G::free_extra_turns(&root.rules());
         for (k, rm) in moves.iter_mut().enumerate() {
             let child = rm.child.clone();
             let same = child.side_to_move() == side;
-            let new_depth = if same { depth } else { depth - 1 };
+            let new_depth = if same && self.free_extra {
+                depth
+            } else {
+                depth - 1
+            };
             let score = self.pvs_child(&child, same, new_depth, 1, alpha, beta, k == 0, 0);
             if self.interrupted() {
                 break;

@@ -18,7 +18,7 @@ use crate::game::{
 use crate::options::{RuleOption, RuleOptions};
 pub use position::{Described, DescribedMove, words};
 use rules::{Place, Rules};
-use sow::{CLOCKWISE, PIT, Silent, Sowing, Steps};
+use sow::{CLOCKWISE, PASS, PIT, Silent, Sowing, Steps};
 use spec::{Direction, Repetition, SeedsLeft, Starving};
 
 /// A described game's rules: its compiled description. Descriptions live
@@ -163,6 +163,31 @@ impl Described {
         if self.decided().is_some() {
             return;
         }
+        if self.rules.pass {
+            self.moves_or_pass(out);
+            return;
+        }
+        self.own_moves(out);
+    }
+
+    /// The moves of a game where a player who cannot move passes: his
+    /// moves, else a pass while the other player can move, else none (the
+    /// game is over).
+    fn moves_or_pass(&self, out: &mut Vec<u16>) {
+        self.own_moves(out);
+        if out.is_empty() {
+            let mut other = *self;
+            other.side = self.side.other();
+            let mut theirs = Vec::new();
+            other.own_moves(&mut theirs);
+            if !theirs.is_empty() {
+                out.push(pass_move(self.rules));
+            }
+        }
+    }
+
+    /// The player to move's moves by the rules of sowing, passes aside.
+    fn own_moves(&self, out: &mut Vec<u16>) {
         if self.rules.plain {
             if self.rules.direction == Direction::Choice {
                 out.extend(self.candidate_moves());
@@ -184,7 +209,7 @@ impl Described {
         let feeding = base.feeding_rule();
         let mut starving = Vec::new();
         for mv in base.candidate_moves() {
-            match self.sow(mv, &mut Silent, false) {
+            match self.sow(mv, &mut Silent) {
                 Sowing::Ends(_, starves) if feeding && starves => starving.push(mv),
                 Sowing::Ends(..) => out.push(mv),
                 Sowing::NeverEnds => {}
@@ -199,6 +224,11 @@ impl Described {
     /// Whether the player to move has a legal move (the game has not
     /// ended otherwise).
     fn can_move(&self) -> bool {
+        if self.rules.pass {
+            let mut moves = Vec::new();
+            self.moves_or_pass(&mut moves);
+            return !moves.is_empty();
+        }
         let Some(base) = self.ready() else {
             return false;
         };
@@ -291,6 +321,12 @@ impl Game for Described {
     // described games come back to a position; searches keep a history.
     const CAN_REPEAT: bool = true;
 
+    // A relay that ends in the mover's store is common (Sungka, Congkak):
+    // chains of extra turns would never let a search reach its depth.
+    fn free_extra_turns(rules: &DescribedRules) -> bool {
+        rules.0.relay == spec::Relay::None
+    }
+
     fn start(rules: &DescribedRules) -> Described {
         let r = rules.0;
         Described {
@@ -318,6 +354,11 @@ impl Game for Described {
         if self.decided().is_some() {
             return 0;
         }
+        if self.rules.pass {
+            let mut moves = Vec::new();
+            self.moves_or_pass(&mut moves);
+            return moves.len();
+        }
         match self.ready() {
             Some(base) if !base.needs_sowing() => base.candidate_moves().count(),
             Some(_) => {
@@ -337,7 +378,7 @@ impl Game for Described {
         if let Some(next) = self.play_quick(mv) {
             return next;
         }
-        match self.sow(mv, &mut Silent, true) {
+        match self.sow(mv, &mut Silent) {
             Sowing::Ends(next, _) => next,
             Sowing::NeverEnds => panic!("play: a never-ending move is not legal"),
             // Thrown away by the interrupted caller.
@@ -347,16 +388,16 @@ impl Game for Described {
 
     fn action_count(rules: &DescribedRules) -> usize {
         let r = rules.0;
-        r.m * if r.direction == Direction::Choice {
-            2
-        } else {
-            1
-        }
+        sowing_actions(r) + r.pass as usize
     }
 
     fn action_of(mv: DescribedMove) -> usize {
         // Anticlockwise moves first, then clockwise ones: a game without
-        // the choice uses the first half only.
+        // the choice uses the first half only. A pass is the last action;
+        // its move carries its index.
+        if mv & PASS != 0 {
+            return (mv & !PASS) as usize;
+        }
         let pit = (mv & PIT) as usize;
         if mv & CLOCKWISE != 0 {
             (mv >> 8) as usize + pit
@@ -367,6 +408,9 @@ impl Game for Described {
 
     fn move_of_action(rules: &DescribedRules, action: usize) -> Option<DescribedMove> {
         let r = rules.0;
+        if r.pass && action == sowing_actions(r) {
+            return Some(pass_move(r));
+        }
         if action < r.m {
             Some(action as u16)
         } else if r.direction == Direction::Choice && action < 2 * r.m {
@@ -564,16 +608,36 @@ impl Board for Described {
     }
 
     fn move_cell(&self, mv: DescribedMove) -> usize {
+        if mv & PASS != 0 {
+            // No pit: the mover's store stands for his pass.
+            return self.rules.store(self.side);
+        }
         self.rules.row(self.side).start + (mv & PIT) as usize
     }
 
     fn play_traced(&self, mv: DescribedMove) -> (Described, Vec<TraceStep>) {
         let mut steps = Steps::default();
-        match self.sow(mv, &mut steps, true) {
+        match self.sow(mv, &mut steps) {
             Sowing::Ends(next, _) => (next, steps.0),
             _ => panic!("play_traced: the move must be legal"),
         }
     }
+}
+
+/// The actions of the sowing moves: one a pit, or two where the mover
+/// chooses the direction.
+fn sowing_actions(r: &Rules) -> usize {
+    r.m * if r.direction == Direction::Choice {
+        2
+    } else {
+        1
+    }
+}
+
+/// The pass of a game whose players pass: [`PASS`] with the index of its
+/// action in the low bits.
+pub(crate) fn pass_move(r: &Rules) -> u16 {
+    PASS | sowing_actions(r) as u16
 }
 
 /// The evaluations of a described game.
@@ -630,7 +694,7 @@ impl Described {
         let before = self.store(self.side);
         let mut best = 0;
         for mv in base.candidate_moves() {
-            if let Sowing::Ends(next, _) = self.sow(mv, &mut Silent, false) {
+            if let Sowing::Ends(next, _) = self.sow(mv, &mut Silent) {
                 best = best.max(next.store(self.side).saturating_sub(before));
             }
         }

@@ -11,7 +11,7 @@
 
 use super::position::Described;
 use super::rules::{Place, Rules};
-use super::sow::{CLOCKWISE, PIT};
+use super::sow::{CLOCKWISE, PASS, PIT};
 use super::spec::Direction;
 use crate::game::{MoveError, NotationError, Side};
 
@@ -22,6 +22,9 @@ pub fn pit_letter(side: Side, index: usize) -> char {
 }
 
 pub fn format_move(r: &Rules, side: Side, mv: u16) -> String {
+    if mv & PASS != 0 {
+        return "pass".to_string();
+    }
     let letter = pit_letter(side, (mv & PIT) as usize);
     if r.direction == Direction::Choice {
         // `>` sows toward the mover's right (anticlockwise), `<` toward his
@@ -34,12 +37,34 @@ pub fn format_move(r: &Rules, side: Side, mv: u16) -> String {
 
 /// Moves written together (`AbC`), where every move is one letter.
 pub fn split_joined(text: &str) -> Option<Vec<(String, Side)>> {
+    if text.trim().eq_ignore_ascii_case("pass") {
+        return None;
+    }
     crate::variants::two_row::split_letters(text)
 }
 
 pub fn parse_move(pos: &Described, text: &str) -> Result<u16, MoveError> {
     let r = pos.rules;
     let t = text.trim();
+    if t.eq_ignore_ascii_case("pass") {
+        if crate::game::Game::outcome(pos).is_some() {
+            return Err(MoveError::GameOver);
+        }
+        let mut legal = Vec::new();
+        crate::game::Game::legal_moves(pos, &mut legal);
+        return if let Some(&pass) = legal.iter().find(|&&m| m & PASS != 0) {
+            Ok(pass)
+        } else if r.pass {
+            Err(MoveError::Illegal(
+                "pass: a player may pass only when he cannot move".into(),
+            ))
+        } else {
+            Err(MoveError::Illegal(format!(
+                "pass: nobody passes in {}",
+                r.spec.game.title
+            )))
+        };
+    }
     let choice = r.direction == Direction::Choice;
     let form = if choice {
         format!(
@@ -113,7 +138,7 @@ pub fn parse_move(pos: &Described, text: &str) -> Result<u16, MoveError> {
             words.seed, words.pit
         )
     } else {
-        match base.sow(mv, &mut super::sow::Silent, false) {
+        match base.sow(mv, &mut super::sow::Silent) {
             super::sow::Sowing::NeverEnds => {
                 format!("the relay sowing from {name} never ends")
             }
@@ -231,15 +256,6 @@ pub fn from_notation(r: &'static Rules, text: &str) -> Result<Described, Notatio
             "seed total is {total}, but {name} has {} in all",
             r.total
         )));
-    }
-    if r.pass && !pos.can_move() {
-        // Where a player who cannot move passes, the other one is the
-        // player to move.
-        let mut other = pos;
-        other.side = side.other();
-        if other.can_move() {
-            return Ok(other);
-        }
     }
     Ok(pos)
 }

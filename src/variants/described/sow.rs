@@ -16,6 +16,11 @@ pub const CLOCKWISE: u16 = 0x40;
 /// The bits of a move that name its pit.
 pub const PIT: u16 = 0x3F;
 
+/// The move of a player who cannot move, where the rules let him pass
+/// (`[end] empty-turn = "pass"`): a turn of its own, so that a search
+/// spends depth on it as on any move.
+pub const PASS: u16 = 0x8000;
+
 /// Writes down what a move does, seed by seed; the silent one does nothing
 /// and lets whole laps be sown at once.
 pub trait Recorder {
@@ -148,13 +153,16 @@ impl Work {
 
 impl Described {
     /// Plays `mv` (a pit of the mover with enough seeds; the direction bit
-    /// where he chooses), writing its steps into `rec`. With `settle`, who
-    /// moves next is worked out in full (a player who cannot move passes,
-    /// where the rules say so); without it, only the board is (enough to
-    /// judge whether the move is legal).
-    pub(super) fn sow<R: Recorder>(&self, mv: u16, rec: &mut R, settle: bool) -> Sowing {
+    /// where he chooses; or a pass), writing its steps into `rec`.
+    pub(super) fn sow<R: Recorder>(&self, mv: u16, rec: &mut R) -> Sowing {
         let r: &Rules = self.rules;
         let me = self.side;
+        if mv & PASS != 0 {
+            rec.note(|| "the player to move cannot move: he passes".to_string());
+            let mut next = *self;
+            next.side = me.other();
+            return Sowing::Ends(next, false);
+        }
         let mut w = Work {
             p: *self,
             rows: [self.row_seeds(Side::South), self.row_seeds(Side::North), 0],
@@ -177,7 +185,7 @@ impl Described {
                 Err(fails) => return fails,
             }
         };
-        w.finish(from, last, dir, rec, settle)
+        w.finish(from, last, dir, rec)
     }
 }
 
@@ -353,14 +361,7 @@ impl Work {
 
     /// What follows the last seed: captures, an extra turn, the end of the
     /// game within the move.
-    fn finish<R: Recorder>(
-        mut self,
-        from: usize,
-        last: usize,
-        dir: usize,
-        rec: &mut R,
-        settle: bool,
-    ) -> Sowing {
+    fn finish<R: Recorder>(mut self, from: usize, last: usize, dir: usize, rec: &mut R) -> Sowing {
         let r = self.p.rules;
         let me = self.p.side;
         let nx = &r.next[me.index()][dir];
@@ -408,16 +409,6 @@ impl Work {
             next.side = opp;
         } else if last == r.store(me) {
             rec.note(|| "the last seed fell into the store: move again".to_string());
-        }
-        if settle && r.pass && !next.can_move() {
-            // The player to move cannot: he passes, and the other moves (if
-            // he can; if not, the game is over).
-            let mut other = next;
-            other.side = next.side.other();
-            if other.can_move() {
-                rec.note(|| "the player to move cannot move: he passes".to_string());
-                next = other;
-            }
         }
         Sowing::Ends(next, starves)
     }
