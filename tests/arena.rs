@@ -1205,3 +1205,77 @@ fn an_openings_file_names_the_command_that_makes_it_again_rule_options_included(
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("-o Seeds=6"), "{text}");
 }
+
+#[test]
+fn every_described_game_is_played_and_refereed_by_its_description() {
+    use kete::game::Game;
+    use kete::variants::Variant;
+    use kete::variants::described::Described;
+    // The built-in descriptions, and a user's file, which the arena hands to
+    // each engine through VariantFile.
+    let file = format!(
+        "file:{}/examples/descriptions/ntyenge.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let names: Vec<String> = kete::variants::described_names()
+        .map(str::to_string)
+        .chain([file])
+        .collect();
+    for (i, variant) in names.iter().enumerate() {
+        let Ok(Variant::Described(rules)) = Variant::by_name(variant) else {
+            panic!("{variant} is a described game");
+        };
+        let dir = out_dir(&format!("arena-described-{i}"));
+        let args = strings(&[
+            "--variant",
+            variant,
+            "--engine",
+            &format!("cmd={KETE}"),
+            "name=d2",
+            "depth=2",
+            "--engine",
+            &format!("cmd={KETE}"),
+            "name=d1",
+            "depth=1",
+            "--rounds",
+            "1",
+            "--openings",
+            "random",
+            "plies=2",
+            "seed=1",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        let out = run(&args);
+        assert!(out.status.success(), "{variant}: {out:?}");
+        let games = games(&dir);
+        assert_eq!(games.len(), 2, "{variant}");
+        for g in &games {
+            // The record replays by the description, its repetition rule
+            // included, to the arena's result.
+            let mut record = kete::game::GameRecord::new(Described::start(&rules));
+            let opening = g["opening"]["moves"].as_array().unwrap();
+            let played = g["moves"].as_array().unwrap();
+            let texts = opening
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .chain(played.iter().map(|m| m["move"].as_str().unwrap()));
+            for text in texts {
+                record
+                    .play_text(text)
+                    .unwrap_or_else(|e| panic!("{variant}: {text}: {e}"));
+            }
+            assert_eq!(
+                g["final_position"],
+                record.position().to_notation(),
+                "{variant}"
+            );
+            if g["termination"] == "rules" {
+                let o = record.outcome().expect("over by the rules");
+                assert_eq!(g["result"], o.result.as_str(), "{variant}: {g}");
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -80,7 +80,7 @@ fn serve_every_variant_plays_traced_moves_to_the_reported_position() {
         .iter()
         .map(|x| x["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names.len(), 7);
+    assert_eq!(names, kete::variants::variant_names());
     let games = [
         json!({"variant": "kalah"}),
         json!({"variant": "kalah", "options": {"Capture": "empty", "Pits": "4", "Seeds": "3"}}),
@@ -125,6 +125,44 @@ fn serve_every_variant_plays_traced_moves_to_the_reported_position() {
             let (_, after) = s.json("POST", "/api/state", &Value::Object(g.clone()).to_string());
             assert_eq!(after["token"], r["state"]["token"]);
         }
+    }
+}
+
+#[test]
+fn serve_plays_every_described_game_to_its_end() {
+    let s = Server::start();
+    for name in kete::variants::described_names() {
+        let mut g = serde_json::Map::new();
+        g.insert("variant".into(), json!(name));
+        g.insert("moves".into(), json!([]));
+        let mut state = Value::Null;
+        // The first legal move each time, each traced, until the end.
+        for ply in 0..600 {
+            let (st, now) = s.json("POST", "/api/state", &Value::Object(g.clone()).to_string());
+            assert_eq!(st, 200, "{name}: {now}");
+            state = now;
+            if !state["outcome"].is_null() {
+                break;
+            }
+            let legal = state["legal"].as_array().unwrap();
+            assert!(!legal.is_empty(), "{name} ply {ply}: {state}");
+            let mv = legal[0]["text"].as_str().unwrap().to_string();
+            let mut m = g.clone();
+            m.insert("move".into(), json!(mv));
+            let (st, r) = s.json("POST", "/api/move", &Value::Object(m).to_string());
+            assert_eq!(st, 200, "{name}: {r}");
+            assert_eq!(
+                replay_trace(&r["before"], &r["trace"]),
+                seeds(&r["state"]["cells"]),
+                "{name} {mv}"
+            );
+            g.get_mut("moves")
+                .unwrap()
+                .as_array_mut()
+                .unwrap()
+                .push(json!(mv));
+        }
+        assert!(!state["outcome"].is_null(), "{name}: no end in 600 plies");
     }
 }
 
@@ -650,8 +688,14 @@ fn serve_names_games_and_options_as_a_person_reads_them() {
     let (_, v) = s.json("GET", "/api/variants", "");
     let games = v["variants"].as_array().unwrap();
     let titles: Vec<&str> = games.iter().map(|g| g["title"].as_str().unwrap()).collect();
+    // kete's own games first, then the described ones, each with its own
+    // words for its things.
+    for g in &games[7..] {
+        assert_eq!(g["described"], json!(true), "{g}");
+        assert!(g["words"]["seeds"].is_string(), "{g}");
+    }
     assert_eq!(
-        titles,
+        titles[..7],
         [
             "Kalah",
             "Oware",
