@@ -255,12 +255,7 @@ impl Driver {
             &format!(
                 "return document.getElementById('token').value !== '' && document.getElementById('movesline').value === '' \
                  && document.querySelectorAll('#board g.cell').length === {};",
-                match variant {
-                    v if v.starts_with("bao") => 34,
-                    "togyz-kumalak" => 20,
-                    "bestemshe" => 12,
-                    _ => 14,
-                }
+                cells_of(variant)
             ),
             Duration::from_secs(20),
         );
@@ -439,7 +434,14 @@ fn browser_plays_a_whole_kalah_game_against_the_engine_to_the_result_banner() {
     );
     // Names a person reads.
     let titles = d.script(
-        "return [...document.querySelectorAll('#variant option')].map(o => o.textContent);",
+        "return [...document.querySelectorAll('#variant optgroup')[0].querySelectorAll('option')].map(o => o.textContent);",
+    );
+    let described = d.script(
+        "return [...document.querySelectorAll('#variant optgroup')[1].querySelectorAll('option')].map(o => o.value);",
+    );
+    assert_eq!(
+        described,
+        json!(kete::variants::described_names().collect::<Vec<_>>())
     );
     assert_eq!(
         titles,
@@ -1214,6 +1216,9 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
     let mut e = engine();
     d.open(&s);
     d.players("human", "human");
+    // kete's own games, then every described one (drawn from its
+    // description: its rows, its stores where they stand, its end pits).
+    let described: Vec<&str> = kete::variants::described_names().collect();
     for variant in [
         "oware",
         "endodoi",
@@ -1221,8 +1226,11 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
         "bao-kiswahili",
         "togyz-kumalak",
         "bestemshe",
-        "kalah",
-    ] {
+    ]
+    .into_iter()
+    .chain(described)
+    .chain(["kalah"])
+    {
         d.game(variant);
         check_board(&d, &s, &mut e, json!({"variant": variant}));
         d.screenshot(variant);
@@ -1737,4 +1745,18 @@ fn browser_levels_keep_each_strength_mode_and_every_ending_says_how_it_was_count
         "the move list ends with the same words"
     );
     d.screenshot("oware-repetition-end");
+}
+
+/// The cells of `variant`'s board at its start, as the library lists them.
+fn cells_of(variant: &str) -> usize {
+    struct Cells;
+    impl kete::variants::BoardVisitor for Cells {
+        type Output = usize;
+        fn visit<G: kete::game::Board>(self, rules: G::Rules) -> usize {
+            G::start(&rules).cells().len()
+        }
+    }
+    kete::variants::Variant::by_name(variant)
+        .unwrap()
+        .visit_board(Cells)
 }

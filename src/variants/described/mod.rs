@@ -561,10 +561,17 @@ impl Board for Described {
                         notation::pit_letter(side, i).to_string(),
                     )
                 }
+                // A store stands at the end of its owner's row that his
+                // sowing reaches: his left when he sows clockwise (a
+                // drawing puts a store of column 0 at its owner's left).
                 Place::Store(side) => (
                     side,
                     CellKind::Store,
-                    r.m as u8,
+                    if r.direction == Direction::Clockwise {
+                        0
+                    } else {
+                        r.m as u8
+                    },
                     format!("{}-store", side.letter()),
                 ),
                 // The right end pit stands at South's right, the left one

@@ -1051,11 +1051,19 @@ function turnForPerson() {
 
 async function init() {
   variants = (await api("/api/variants")).variants;
-  for (const v of variants) {
-    const o = document.createElement("option");
-    o.value = v.name; o.textContent = v.title;
-    $("variant").appendChild(o);
-  }
+  // kete's own games, then the games it plays from their descriptions,
+  // in two groups of the menu.
+  const groups = [["kete's games", false], ["Described games", true]].map(([label, described]) => {
+    const g = document.createElement("optgroup");
+    g.label = label;
+    for (const v of variants.filter((v) => !!v.described === described)) {
+      const o = document.createElement("option");
+      o.value = v.name; o.textContent = v.title;
+      g.appendChild(o);
+    }
+    return g;
+  });
+  for (const g of groups) if (g.children.length) $("variant").appendChild(g);
   $("variant").addEventListener("change", () => {
     optionsUI();
     $("starttoken").value = ""; $("startmoves").value = "";
