@@ -229,3 +229,40 @@ fn every_built_in_description_plays_a_game_to_its_end() {
         );
     }
 }
+
+/// The perft table of protocol/RULES.md ("Described games", "Perft") is
+/// what kete counts, and lists every built-in described game.
+#[test]
+fn every_described_game_counts_the_perft_of_this_table() {
+    let rules =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol/RULES.md")).unwrap();
+    let table = rules
+        .split("### Perft")
+        .nth(1)
+        .expect("a Perft section")
+        .split("###")
+        .next()
+        .unwrap();
+    let mut seen = Vec::new();
+    for row in table.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.trim_matches('|').split('|').map(str::trim).collect();
+        let name = cells[0].trim_matches('`');
+        let Variant::Described(r) = Variant::by_name(name).unwrap() else {
+            panic!("{name} is not a described game");
+        };
+        let start = Described::start(&r);
+        for (depth, want) in cells[1..].iter().enumerate() {
+            let want: u64 = want.parse().unwrap();
+            let got = perft(&start, depth as u32 + 1, true).sequences;
+            assert_eq!(got, want, "{name} depth {}", depth + 1);
+        }
+        seen.push(name.to_string());
+    }
+    for r in kete::variants::described::catalogue::built_in() {
+        assert!(
+            seen.contains(&r.spec.game.name),
+            "{} has no row in RULES.md's perft table",
+            r.spec.game.name
+        );
+    }
+}

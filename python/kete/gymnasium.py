@@ -5,7 +5,8 @@ opponent on the other: kete's engine at one of its levels (or at an Elo), or
 a uniform random mover. Importing this module registers one id per variant
 (``kete/Kalah-v0``, ``kete/Oware-v0``, ``kete/EnDodoi-v0``,
 ``kete/BaoKujifunza-v0``, ``kete/BaoKiswahili-v0``, ``kete/TogyzKumalak-v0``,
-``kete/Bestemshe-v0``) for ``gymnasium.make``.
+``kete/Bestemshe-v0``, then one per described game, e.g.
+``kete/Mangala-v0``, ``kete/DasBohnenspiel-v0``) for ``gymnasium.make``.
 
 It needs gymnasium (the extra ``kete[rl]``); ``import kete`` does not.
 """
@@ -26,16 +27,16 @@ import numpy as np
 
 __all__ = ["KeteEnv", "ENV_IDS", "observation_for", "reward_for", "drawing"]
 
-# The registered id of each variant, for ``gymnasium.make``.
-ENV_IDS = {
-    "kalah": "kete/Kalah-v0",
-    "oware": "kete/Oware-v0",
-    "endodoi": "kete/EnDodoi-v0",
-    "bao-kujifunza": "kete/BaoKujifunza-v0",
-    "bao-kiswahili": "kete/BaoKiswahili-v0",
-    "togyz-kumalak": "kete/TogyzKumalak-v0",
-    "bestemshe": "kete/Bestemshe-v0",
-}
+def _env_id(variant):
+    """The id of a variant: its name's words capitalised and joined
+    (``das-bohnenspiel`` -> ``kete/DasBohnenspiel-v0``)."""
+    return "kete/" + "".join(w[:1].upper() + w[1:] for w in variant.split("-")) + "-v0"
+
+
+# The registered id of each variant, for ``gymnasium.make``: kete's own
+# games (En Dodoi's as its players write it), then the described games.
+ENV_IDS = {v: _env_id(v) for v in kete.VARIANTS}
+ENV_IDS["endodoi"] = "kete/EnDodoi-v0"
 
 # Nodes a kete opponent searches per move: a few milliseconds, so that
 # training is not slowed by the opponent. Its level still decides its play.

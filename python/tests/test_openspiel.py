@@ -20,7 +20,7 @@ GAMES = 300
 
 
 def test_register_names_every_variant_and_can_be_called_again():
-    assert NAMES == [
+    assert NAMES[:7] == [
         "kete_kalah",
         "kete_oware",
         "kete_endodoi",
@@ -29,6 +29,8 @@ def test_register_names_every_variant_and_can_be_called_again():
         "kete_togyz_kumalak",
         "kete_bestemshe",
     ]
+    # Then the described games.
+    assert NAMES[7:] == ["kete_" + v.replace("-", "_") for v in kete.VARIANTS[7:]]
     assert kete.openspiel.register() == NAMES
     registered = set(pyspiel.registered_names())
     assert set(NAMES) <= registered

@@ -27,10 +27,12 @@ def flags(options):
     return [f"--option={k.replace('_', '')}={v}" for k, v in options.items()]
 
 
-def test_the_registry_is_listed():
-    assert kete.VARIANTS == [
+def test_the_registry_is_listed(kete_bin):
+    assert kete.VARIANTS[:7] == [
         "kalah", "oware", "endodoi", "bao-kujifunza", "bao-kiswahili", "togyz-kumalak", "bestemshe",
     ]
+    # Then the described games, as `kete variants` lists them.
+    assert kete.VARIANTS == run_kete(kete_bin, "variants", "--names").split()
 
 
 @pytest.mark.parametrize("variant,options", RULES)

@@ -85,15 +85,32 @@ impl Described {
     /// move played: enough seeds, and singletons last where they are.
     fn candidates(&self) -> impl Iterator<Item = u16> + '_ {
         let r = self.rules;
+        // Rows of eight pits or fewer, any seed enough: the pits that are
+        // not empty, from the row's word (most games).
+        let mut quick = if r.m <= 8 && r.min_seeds == 1 && !r.singletons_last {
+            crate::variants::two_row::nonzero_bytes(self.row_word(self.side))
+        } else {
+            0
+        };
+        let quick_done = r.m <= 8 && r.min_seeds == 1 && !r.singletons_last;
+        let fast = std::iter::from_fn(move || {
+            if quick == 0 {
+                return None;
+            }
+            let bit = quick.trailing_zeros();
+            quick &= quick - 1;
+            Some((bit / 8) as u16)
+        });
         let start = r.row(self.side).start;
         let min = if r.singletons_last && (0..r.m).any(|i| self.cell(start + i) >= 2) {
             2
         } else {
             r.min_seeds
         };
-        (0..r.m)
-            .filter(move |&i| self.cell(start + i) >= min)
-            .map(|i| i as u16)
+        let slow = (0..r.m)
+            .filter(move |&i| !quick_done && self.cell(start + i) >= min)
+            .map(|i| i as u16);
+        fast.chain(slow)
     }
 
     /// Every move a candidate pit makes: one, or one each way.
@@ -258,9 +275,7 @@ impl Described {
         if r.end_pits_taken && self.end_seeds() == 0 && self.big == 0 {
             return Some((self.share(SeedsLeft::Owner), EndReason::EndPitsTaken));
         }
-        if r.when_row_empty
-            && (self.row_seeds(Side::South) == 0 || self.row_seeds(Side::North) == 0)
-        {
+        if r.when_row_empty && (self.row_empty(Side::South) || self.row_empty(Side::North)) {
             return Some((self.share(r.seeds_left), EndReason::RowEmptied));
         }
         None

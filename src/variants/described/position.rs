@@ -94,6 +94,27 @@ impl Described {
         b
     }
 
+    /// Whether `side`'s row holds no seed: a few masks, no sum.
+    #[inline(always)]
+    pub fn row_empty(&self, side: Side) -> bool {
+        let mask = &self.rules.row_masks[side.index()];
+        (self.w[0] & mask[0])
+            | (self.w[1] & mask[1])
+            | (self.w[2] & mask[2])
+            | (self.w[3] & mask[3])
+            == 0
+    }
+
+    /// `side`'s row as one word, pit `i` in byte `i`, on a board of at
+    /// most eight pits a row (both rows then lie in the first two words).
+    #[inline(always)]
+    pub(super) fn row_word(&self, side: Side) -> u64 {
+        let r = self.rules;
+        let both = self.w[0] as u128 | (self.w[1] as u128) << 64;
+        let row = (both >> (8 * r.row(side).start)) as u64;
+        row & r.row_masks[0][0]
+    }
+
     /// Seeds in `side`'s pit `index` (from his left).
     pub fn pit(&self, side: Side, index: usize) -> u8 {
         self.cell(self.rules.row(side).start + index)

@@ -196,6 +196,40 @@ impl Described {
     /// turn, a row emptied), which [`Described::sow`] then plays. Inlined
     /// into the search and perft, so that the new position need not go
     /// through memory.
+    /// The board after sowing the pit at place `from` one way from the
+    /// tables: whole laps, then the last one, as additions to the four
+    /// words, the pit lifted in the same pass (every word written once, and
+    /// none read back soon after a narrower write: the processor would wait
+    /// for it). With the last place, the seeds lifted, and the seeds the
+    /// sowing added to each row.
+    #[inline(always)]
+    fn table_sow(&self, from: usize, dir: usize) -> ([u64; 4], usize, u32, [u32; 2]) {
+        let r = self.rules;
+        let me = self.side;
+        let t = &r.sow_tables[(2 * me.index() + dir) * r.m + from - r.row(me).start];
+        let (wi, sh) = (from / 8, 8 * (from % 8));
+        let hand = (self.w[wi] >> sh) & 0xFF;
+        let (full, k) = if r.origin == Origin::First && hand == 1 {
+            (0, 0)
+        } else if hand as u32 > t.period {
+            let full = (hand as u32 - 1) / t.period;
+            (full as u64, (hand as u32 - full * t.period) as usize)
+        } else {
+            (0, hand as usize)
+        };
+        let (add, rows, last) = &t.prefix[k];
+        let mut w = self.w;
+        for (i, x) in w.iter_mut().enumerate() {
+            let lift = if i == wi { hand << sh } else { 0 };
+            *x = *x - lift + t.lap[i] * full + add[i];
+        }
+        let rows = [
+            (t.lap_rows[0] as u64 * full) as u32 + rows[0] as u32,
+            (t.lap_rows[1] as u64 * full) as u32 + rows[1] as u32,
+        ];
+        (w, *last as usize, hand as u32, rows)
+    }
+
     #[inline(always)]
     pub(super) fn play_quick(&self, mv: u16) -> Option<Described> {
         let r = self.rules;
@@ -209,12 +243,16 @@ impl Described {
             super::spec::Direction::Choice => ((mv & CLOCKWISE) != 0) as usize,
         };
         let from = r.row(me).start + (mv & PIT) as usize;
-        let mut w = Work {
-            p: *self,
-            rows: [self.row_seeds(Side::South), self.row_seeds(Side::North), 0],
+        // The rows' sums are not needed here: only whether one is empty,
+        // which the words tell at the end.
+        let (words, last, _, _) = self.table_sow(from, dir);
+        let next = Described {
+            w: words,
+            big: self.big,
+            side: me.other(),
+            rules: r,
         };
-        let last = w.sow_from_tables(from, dir);
-        let v = w.get(last);
+        let v = next.cell(last);
         let quiet = match r.place[last] {
             Place::Pit(owner) => {
                 let counts = r.any_counts && r.count_row(me, owner) && r.counts[v as usize];
@@ -228,15 +266,10 @@ impl Described {
             Place::Store(owner) => !(r.extra_turn && owner == me),
             _ => true,
         };
-        if !quiet || w.rows[0] == 0 || w.rows[1] == 0 {
+        if !quiet || next.row_empty(Side::South) || next.row_empty(Side::North) {
             return None;
         }
-        Some(Described {
-            w: w.p.w,
-            big: self.big,
-            side: me.other(),
-            rules: r,
-        })
+        Some(next)
     }
 }
 
@@ -248,28 +281,13 @@ impl Work {
     /// Returns the last place.
     #[inline(always)]
     fn sow_from_tables(&mut self, from: usize, dir: usize) -> usize {
-        let r = self.p.rules;
         let me = self.p.side;
-        let t = &r.sow_tables[(2 * me.index() + dir) * r.m + from - r.row(me).start];
-        let (wi, sh) = (from / 8, 8 * (from % 8));
-        let hand = (self.p.w[wi] >> sh) & 0xFF;
-        let (full, k) = if r.origin == Origin::First && hand == 1 {
-            (0, 0)
-        } else if hand as u32 > t.period {
-            let full = (hand as u32 - 1) / t.period;
-            (full as u64, (hand as u32 - full * t.period) as usize)
-        } else {
-            (0, hand as usize)
-        };
-        let (add, rows, last) = &t.prefix[k];
-        for (i, w) in self.p.w.iter_mut().enumerate() {
-            let lift = if i == wi { hand << sh } else { 0 };
-            *w = *w - lift + t.lap[i] * full + add[i];
-        }
-        self.rows[me.index()] -= hand as u32;
-        self.rows[0] += (t.lap_rows[0] as u64 * full) as u32 + rows[0] as u32;
-        self.rows[1] += (t.lap_rows[1] as u64 * full) as u32 + rows[1] as u32;
-        *last as usize
+        let (w, last, hand, rows) = self.p.table_sow(from, dir);
+        self.p.w = w;
+        self.rows[me.index()] -= hand;
+        self.rows[0] += rows[0];
+        self.rows[1] += rows[1];
+        last
     }
 
     /// The sowing seed by seed, with its relays and its captures while
