@@ -1123,3 +1123,50 @@ fn togyz_kumalak_database_wins_are_played_out_by_their_distances() {
         assert!(longest > 4, "distances up to {longest} only");
     }
 }
+
+#[test]
+fn solver_matches_brute_force_on_described_endgames() {
+    use kete::variants::Variant;
+    use kete::variants::described::Described;
+    // Games with stores sown and not, relays, passes, captures of several
+    // kinds; positions of their random games with few seeds left in play.
+    for name in [
+        "mangala",
+        "das-bohnenspiel",
+        "ayoayo",
+        "sungka",
+        "vai-lung-thlan",
+        "jodu",
+    ] {
+        let Variant::Described(rules) = Variant::by_name(name).unwrap() else {
+            unreachable!()
+        };
+        let start = Described::start(&rules);
+        let mut rng = Rng::new(0x5017E);
+        let mut picked = Vec::new();
+        let mut moves = Vec::new();
+        for _ in 0..400 {
+            if picked.len() == 4 {
+                break;
+            }
+            let mut pos = start;
+            for _ in 0..3000 {
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                if pos.seeds_in_play() <= 3 {
+                    picked.push(pos);
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(picked.len() >= 3, "{name}: {} endgames found", picked.len());
+        for pos in picked {
+            let t = std::time::Instant::now();
+            check_solver(&pos);
+            eprintln!("{name} {}: {:?}", pos.to_notation(), t.elapsed());
+        }
+    }
+}
