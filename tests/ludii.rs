@@ -900,7 +900,7 @@ fn run_one(ludii: &Path, classes: &Path, tmp: &Path, target: &Target, games: usi
 
 // ------------------------------------------------------------ the report
 
-fn report(run: &Run, ludii: &str, games: usize, revision: &str) -> String {
+fn report(run: &Run, games: usize, revision: &str) -> String {
     let mut s = String::new();
     let by_kind = |k: Disagreement| run.diffs.iter().filter(|d| d.kind == k).count();
     let kinds = [
@@ -1207,7 +1207,7 @@ fn described_games_play_as_ludii_plays_them() {
             std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
             let own = run.reading.as_ref().map_or(&run.name, |(n, _)| n);
             let path = dir.join(format!("{own}.md"));
-            std::fs::write(&path, report(&run, &ludii, games, &revision))
+            std::fs::write(&path, report(&run, games, &revision))
                 .unwrap_or_else(|e| panic!("{path:?}: {e}"));
             eprintln!("  report: {}", path.display());
         }
