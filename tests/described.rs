@@ -181,6 +181,62 @@ fn bad_descriptions_are_refused_naming_the_field() {
         &good.replace("[end]\n", "[end]\nempty-turn = \"pass\"\n"),
         &["[end] empty-turn", "when-row-empty"],
     );
+    // The fields added for Sonka, Meusueb, Wouri, Gabata of Ansaba,
+    // Enindji, Adji-boto and English Wari, where they contradict others.
+    refused(
+        &good.replace("[sow]\n", "[sow]\nrelay-over-store = true\n"),
+        &["[sow] relay-over-store", "relay = \"next\""],
+    );
+    refused(
+        &good.replace("[sow]\n", "[sow]\nafter-capture = \"next\"\n"),
+        &["[sow] after-capture", "relay"],
+    );
+    refused(
+        &good
+            .replace(
+                "[sow]\n",
+                "[sow]\nrelay = \"last\"\nafter-capture = \"last\"\n",
+            )
+            .replace("opposite = \"empty-own\"", "opposite = \"none\""),
+        &["[sow] after-capture", "ends-relay", "opposite"],
+    );
+    refused(
+        &good.replace(
+            "[capture]\n",
+            "[capture]\ncounts = [4]\nends-relay = true\n",
+        ),
+        &["[capture] ends-relay", "relay"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\nsweep = true\n"),
+        &["[capture] sweep", "counts"],
+    );
+    refused(
+        &good.replace(
+            "[capture]\n",
+            "[capture]\ncounts = [4]\nchain = \"backward\"\nsweep = true\n",
+        ),
+        &["[capture] sweep", "chain"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\ncounts-taker = \"owner\"\n"),
+        &["[capture] counts-taker", "counts"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\ntarget = \"next\"\n"),
+        &["[capture] target", "counts"],
+    );
+    refused(
+        &format!("{good}\n[feed]\nleave = \"a-move\"\n"),
+        &["[feed] leave", "starving", "must-feed"],
+    );
+    refused(
+        &format!(
+            "{}\n[move]\nopening = \"each-pit-once\"\n",
+            good.replace("[sow]\n", "[sow]\nrelay = \"last\"\n")
+        ),
+        &["[move] opening", "relay"],
+    );
     // The name of one of kete's own games is not a file's to take.
     refused(
         &good.replace("name = \"kalah-described\"", "name = \"oware\""),

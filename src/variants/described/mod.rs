@@ -86,13 +86,21 @@ impl Described {
     fn candidates(&self) -> impl Iterator<Item = u16> + '_ {
         let r = self.rules;
         let start = r.row(self.side).start;
-        let min = if r.singletons_last && (0..r.m).any(|i| self.cell(start + i) >= 2) {
+        let mut min = if r.singletons_last && (0..r.m).any(|i| self.cell(start + i) >= 2) {
             2
         } else {
             r.min_seeds
         };
+        // The pits the opening leaves out: those played already.
+        let mut done = 0u16;
+        if self.in_opening() {
+            match r.opening {
+                spec::Opening::Transfer => min = 1,
+                _ => done = self.opened(self.side),
+            }
+        }
         (0..r.m)
-            .filter(move |&i| self.cell(start + i) >= min)
+            .filter(move |&i| self.cell(start + i) >= min && (done == 0 || done >> i & 1 == 0))
             .map(|i| i as u16)
     }
 
@@ -118,7 +126,19 @@ impl Described {
     /// (which may never end) and the rules against starving.
     fn needs_sowing(&self) -> bool {
         let r = self.rules;
-        r.relay != spec::Relay::None || self.feeding_rule()
+        r.relay != spec::Relay::None || (self.feeding_rule() && !self.in_opening())
+    }
+
+    /// Whether `side` has what the feeding rules keep him: seeds, or a
+    /// pit he may play.
+    #[inline]
+    pub(super) fn fed(&self, side: Side) -> bool {
+        let r = self.rules;
+        if !r.leave_move {
+            return self.row_seeds(side) > 0;
+        }
+        let min = if r.singletons_last { 1 } else { r.min_seeds };
+        r.row(side).any(|c| self.cell(c) >= min)
     }
 
     /// Whether the rules against leaving the opponent without seeds bite
@@ -126,7 +146,7 @@ impl Described {
     fn feeding_rule(&self) -> bool {
         let r = self.rules;
         match r.starving {
-            Starving::Allowed => r.must_feed && self.row_seeds(self.side.other()) == 0,
+            Starving::Allowed => r.must_feed && !self.fed(self.side.other()),
             _ => self.starving_possible(),
         }
     }
@@ -137,7 +157,7 @@ impl Described {
         let r = self.rules;
         let b = self.bytes();
         let opp = &b[r.row(self.side.other())];
-        if opp.iter().all(|&v| v == 0) {
+        if opp.iter().all(|&v| v == 0) || r.leave_move {
             return true;
         }
         if r.after_empty != spec::AfterEmpty::None || r.any_during || r.relay != spec::Relay::None {
@@ -272,7 +292,7 @@ impl Described {
         if self.row_seeds(me) == 0 {
             return EndReason::EmptyRow(me);
         }
-        if self.feeding_rule() && self.row_seeds(me.other()) == 0 {
+        if self.feeding_rule() && !self.fed(me.other()) {
             return EndReason::CannotFeed(me);
         }
         if r.relay != spec::Relay::None && self.candidates().next().is_some() {
