@@ -26,6 +26,9 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("french-wari.toml", include_str!("games/french-wari.toml")),
     ("mangala-1979.toml", include_str!("games/mangala-1979.toml")),
     ("ayoayo.toml", include_str!("games/ayoayo.toml")),
+    ("ouril.toml", include_str!("games/ouril.toml")),
+    ("wari-1927.toml", include_str!("games/wari-1927.toml")),
+    ("halusa.toml", include_str!("games/halusa.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
