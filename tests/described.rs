@@ -285,3 +285,50 @@ fn every_built_in_description_plays_a_game_to_its_end() {
         );
     }
 }
+
+/// The built-in game `name`, or its text with `edit` applied.
+fn game(name: &str, edit: Option<(&str, &str)>) -> DescribedRules {
+    let Variant::Described(r) = Variant::by_name(name).unwrap() else {
+        panic!("{name} is not described");
+    };
+    let Some((from, to)) = edit else { return r };
+    let text = r
+        .rules()
+        .text
+        .replace(&format!("name = \"{name}\""), "name = \"edited\"");
+    assert!(text.contains(from), "{name} has no {from:?}");
+    let text = text.replace(from, to);
+    let text = text
+        .lines()
+        .filter(|l| !l.starts_with("aliases"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    match Variant::from_description(&text, "edited.toml").unwrap() {
+        Variant::Described(r) => r,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Plays `moves` from the position `token` and returns the position
+/// after them, as a token.
+fn after(rules: &DescribedRules, token: &str, moves: &[&str]) -> String {
+    let mut pos = Described::from_notation(rules, token).unwrap();
+    assert_eq!(pos.to_notation(), token, "the token reads back");
+    for m in moves {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} at {}: {e}", pos.to_notation()));
+        pos = pos.play(mv);
+    }
+    pos.to_notation()
+}
+
+/// Enindji: a four made in North's row is North's, whoever made it.
+#[test]
+fn enindji_gives_a_four_to_the_owner_of_its_pit() {
+    let enindji = game("enindji", None);
+    assert_eq!(
+        after(&enindji, "0-0-0-0-0-1-3-4-4-4-4-4-10-14-S", &["F"]),
+        "0-0-0-0-0-0-0-4-4-4-4-4-10-18-N"
+    );
+}

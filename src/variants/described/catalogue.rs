@@ -29,6 +29,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("ouril.toml", include_str!("games/ouril.toml")),
     ("wari-1927.toml", include_str!("games/wari-1927.toml")),
     ("halusa.toml", include_str!("games/halusa.toml")),
+    ("enindji.toml", include_str!("games/enindji.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
