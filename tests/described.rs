@@ -332,3 +332,29 @@ fn enindji_gives_a_four_to_the_owner_of_its_pit() {
         "0-0-0-0-0-0-0-4-4-4-4-4-10-18-N"
     );
 }
+
+/// Sonka: the relay looks past the mover's store, and a move that ends
+/// in his own row takes the pit across.
+#[test]
+fn sonka_relays_past_the_store_and_takes_across_from_its_own_row() {
+    // The last seed in E, South's store next: it is passed over and a is
+    // lifted; the relay ends in North's row, taking nothing.
+    let sonka = game("sonka", None);
+    assert_eq!(
+        after(&sonka, "0-0-0-1-0-2-0-0-0-0-30-27-S", &["D"]),
+        "0-0-0-0-1-0-1-1-0-0-30-27-N"
+    );
+    // Without relay-over-store the store ends the relay, and E takes the
+    // pit across (a); North, left without seeds, passes.
+    let sonka_stop = game("sonka", Some(("relay-over-store = true", "")));
+    assert_eq!(
+        after(&sonka_stop, "0-0-0-1-0-2-0-0-0-0-30-27-S", &["D"]),
+        "0-0-0-0-1-0-0-0-0-0-32-27-S"
+    );
+    // Ending in his own row (D, which held nothing) before an empty pit,
+    // South takes the pit across (b); his seed stays.
+    assert_eq!(
+        after(&sonka, "0-0-1-0-0-1-3-0-0-0-30-25-S", &["C"]),
+        "0-0-0-1-0-1-0-0-0-0-33-25-N"
+    );
+}

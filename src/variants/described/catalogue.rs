@@ -30,6 +30,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("wari-1927.toml", include_str!("games/wari-1927.toml")),
     ("halusa.toml", include_str!("games/halusa.toml")),
     ("enindji.toml", include_str!("games/enindji.toml")),
+    ("sonka.toml", include_str!("games/sonka.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
