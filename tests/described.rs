@@ -358,3 +358,25 @@ fn sonka_relays_past_the_store_and_takes_across_from_its_own_row() {
         "0-0-0-1-0-1-0-0-0-0-33-25-N"
     );
 }
+
+/// Meusueb: a last seed that makes four in F takes them, and the sowing
+/// goes on from a, the next pit.
+#[test]
+fn meusueb_takes_a_four_and_sows_on_from_the_next_pit() {
+    let meusueb = game("meusueb", None);
+    assert_eq!(
+        after(&meusueb, "0-0-0-0-1-3-1-0-0-0-0-2-20-21-S", &["E"]),
+        "0-0-0-0-0-0-0-1-0-0-0-2-24-21-N"
+    );
+}
+
+/// Wouri: a four made in a by the last seed takes every four of North's
+/// row.
+#[test]
+fn wouri_takes_every_four_of_the_opponents_row() {
+    let wouri = game("wouri", None);
+    assert_eq!(
+        after(&wouri, "2-0-0-0-0-1-3-2-4-0-0-0-18-18-S", &["F"]),
+        "2-0-0-0-0-0-0-2-0-0-0-0-26-18-N"
+    );
+}

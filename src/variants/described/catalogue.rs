@@ -31,6 +31,8 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("halusa.toml", include_str!("games/halusa.toml")),
     ("enindji.toml", include_str!("games/enindji.toml")),
     ("sonka.toml", include_str!("games/sonka.toml")),
+    ("meusueb.toml", include_str!("games/meusueb.toml")),
+    ("wouri.toml", include_str!("games/wouri.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
