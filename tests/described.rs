@@ -380,3 +380,13 @@ fn wouri_takes_every_four_of_the_opponents_row() {
         "2-0-0-0-0-0-0-2-0-0-0-0-26-18-N"
     );
 }
+
+/// Gabata of Ansaba: F takes a across, and its seed goes on into a.
+#[test]
+fn gabata_sows_the_capturing_seed_on() {
+    let gabata = game("gabata-ansaba", None);
+    assert_eq!(
+        after(&gabata, "1-0-0-0-1-0-2-0-0-0-0-3-15-14-S", &["E"]),
+        "1-0-0-0-0-0-1-0-0-0-0-3-17-14-N"
+    );
+}

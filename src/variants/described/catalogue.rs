@@ -33,6 +33,10 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("sonka.toml", include_str!("games/sonka.toml")),
     ("meusueb.toml", include_str!("games/meusueb.toml")),
     ("wouri.toml", include_str!("games/wouri.toml")),
+    (
+        "gabata-ansaba.toml",
+        include_str!("games/gabata-ansaba.toml"),
+    ),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
