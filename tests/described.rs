@@ -390,3 +390,27 @@ fn gabata_sows_the_capturing_seed_on() {
         "1-0-0-0-0-0-1-0-0-0-0-3-17-14-N"
     );
 }
+
+fn legal(rules: &DescribedRules, token: &str) -> Vec<String> {
+    let pos = Described::from_notation(rules, token).unwrap();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.iter().map(|&m| pos.format_move(m)).collect()
+}
+
+/// English Wari: the opening moves every seed of a pit into the next one,
+/// once for each player; after it a pit needs two seeds, and a move must
+/// leave the opponent a pit he can play.
+#[test]
+fn english_wari_opens_with_a_transfer_and_leaves_the_opponent_a_move() {
+    let wari = game("english-wari", None);
+    let start = Described::start(&wari).to_notation();
+    assert_eq!(start, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-.");
+    assert_eq!(
+        after(&wari, &start, &["C", "f"]),
+        "8-4-0-8-4-4-4-4-4-4-4-0-0-0-S-Cf"
+    );
+    // North has no pit of two: South must give him one (F, not D).
+    let hungry = "0-0-0-2-0-7-0-0-0-0-0-1-19-19-S-Cf";
+    assert_eq!(legal(&wari, hungry), ["F"]);
+}

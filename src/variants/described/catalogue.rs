@@ -37,6 +37,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         "gabata-ansaba.toml",
         include_str!("games/gabata-ansaba.toml"),
     ),
+    ("english-wari.toml", include_str!("games/english-wari.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
