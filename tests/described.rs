@@ -414,3 +414,23 @@ fn english_wari_opens_with_a_transfer_and_leaves_the_opponent_a_move() {
     let hungry = "0-0-0-2-0-7-0-0-0-0-0-1-19-19-S-Cf";
     assert_eq!(legal(&wari, hungry), ["F"]);
 }
+
+/// Adji-boto: each player sows from each of his holes once, capturing
+/// nothing, before the game proper; then the hole after the last one is
+/// taken at 1, 3 or 5, and the holes after it while they are too.
+#[test]
+fn adjiboto_opens_with_each_hole_once_and_takes_forward() {
+    let adji = game("adjiboto", None);
+    let start = Described::start(&adji).to_notation();
+    assert_eq!(legal(&adji, &start), ["A", "B", "C", "D", "E"]);
+    let opened = after(&adji, &start, &["C", "b"]);
+    assert!(opened.ends_with("-S-Cb"), "{opened}");
+    assert_eq!(legal(&adji, &opened), ["A", "B", "D", "E"]);
+    // The first pebble back into A, the last one into B; C after it holds
+    // 3 and D 5: both taken, and E (2) ends the chain.
+    let open = "2-0-3-5-2-20-20-20-20-2-0-6-S-ABCDEabcde";
+    assert_eq!(
+        after(&adji, open, &["A"]),
+        "1-1-0-0-2-20-20-20-20-2-8-6-N-ABCDEabcde"
+    );
+}

@@ -38,6 +38,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
         include_str!("games/gabata-ansaba.toml"),
     ),
     ("english-wari.toml", include_str!("games/english-wari.toml")),
+    ("adjiboto.toml", include_str!("games/adjiboto.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
