@@ -181,6 +181,62 @@ fn bad_descriptions_are_refused_naming_the_field() {
         &good.replace("[end]\n", "[end]\nempty-turn = \"pass\"\n"),
         &["[end] empty-turn", "when-row-empty"],
     );
+    // The fields added for Sonka, Meusueb, Wouri, Gabata of Ansaba,
+    // Enindji, Adji-boto and English Wari, where they contradict others.
+    refused(
+        &good.replace("[sow]\n", "[sow]\nrelay-over-store = true\n"),
+        &["[sow] relay-over-store", "relay = \"next\""],
+    );
+    refused(
+        &good.replace("[sow]\n", "[sow]\nafter-capture = \"next\"\n"),
+        &["[sow] after-capture", "relay"],
+    );
+    refused(
+        &good
+            .replace(
+                "[sow]\n",
+                "[sow]\nrelay = \"last\"\nafter-capture = \"last\"\n",
+            )
+            .replace("opposite = \"empty-own\"", "opposite = \"none\""),
+        &["[sow] after-capture", "ends-relay", "opposite"],
+    );
+    refused(
+        &good.replace(
+            "[capture]\n",
+            "[capture]\ncounts = [4]\nends-relay = true\n",
+        ),
+        &["[capture] ends-relay", "relay"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\nsweep = true\n"),
+        &["[capture] sweep", "counts"],
+    );
+    refused(
+        &good.replace(
+            "[capture]\n",
+            "[capture]\ncounts = [4]\nchain = \"backward\"\nsweep = true\n",
+        ),
+        &["[capture] sweep", "chain"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\ncounts-taker = \"owner\"\n"),
+        &["[capture] counts-taker", "counts"],
+    );
+    refused(
+        &good.replace("[capture]\n", "[capture]\ntarget = \"next\"\n"),
+        &["[capture] target", "counts"],
+    );
+    refused(
+        &format!("{good}\n[feed]\nleave = \"a-move\"\n"),
+        &["[feed] leave", "starving", "must-feed"],
+    );
+    refused(
+        &format!(
+            "{}\n[move]\nopening = \"each-pit-once\"\n",
+            good.replace("[sow]\n", "[sow]\nrelay = \"last\"\n")
+        ),
+        &["[move] opening", "relay"],
+    );
     // The name of one of kete's own games is not a file's to take.
     refused(
         &good.replace("name = \"kalah-described\"", "name = \"oware\""),
@@ -265,4 +321,157 @@ fn every_described_game_counts_the_perft_of_this_table() {
             r.spec.game.name
         );
     }
+}
+
+/// The built-in game `name`, or its text with `edit` applied.
+fn game(name: &str, edit: Option<(&str, &str)>) -> DescribedRules {
+    let Variant::Described(r) = Variant::by_name(name).unwrap() else {
+        panic!("{name} is not described");
+    };
+    let Some((from, to)) = edit else { return r };
+    let text = r
+        .rules()
+        .text
+        .replace(&format!("name = \"{name}\""), "name = \"edited\"");
+    assert!(text.contains(from), "{name} has no {from:?}");
+    let text = text.replace(from, to);
+    let text = text
+        .lines()
+        .filter(|l| !l.starts_with("aliases"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    match Variant::from_description(&text, "edited.toml").unwrap() {
+        Variant::Described(r) => r,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Plays `moves` from the position `token` and returns the position
+/// after them, as a token.
+fn after(rules: &DescribedRules, token: &str, moves: &[&str]) -> String {
+    let mut pos = Described::from_notation(rules, token).unwrap();
+    assert_eq!(pos.to_notation(), token, "the token reads back");
+    for m in moves {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} at {}: {e}", pos.to_notation()));
+        pos = pos.play(mv);
+    }
+    pos.to_notation()
+}
+
+/// Enindji: a four made in North's row is North's, whoever made it.
+#[test]
+fn enindji_gives_a_four_to_the_owner_of_its_pit() {
+    let enindji = game("enindji", None);
+    assert_eq!(
+        after(&enindji, "0-0-0-0-0-1-3-4-4-4-4-4-10-14-S", &["F"]),
+        "0-0-0-0-0-0-0-4-4-4-4-4-10-18-N"
+    );
+}
+
+/// Sonka: the relay looks past the mover's store, and a move that ends
+/// in his own row takes the pit across.
+#[test]
+fn sonka_relays_past_the_store_and_takes_across_from_its_own_row() {
+    // The last seed in E, South's store next: it is passed over and a is
+    // lifted; the relay ends in North's row, taking nothing.
+    let sonka = game("sonka", None);
+    assert_eq!(
+        after(&sonka, "0-0-0-1-0-2-0-0-0-0-30-27-S", &["D"]),
+        "0-0-0-0-1-0-1-1-0-0-30-27-N"
+    );
+    // Without relay-over-store the store ends the relay, and E takes the
+    // pit across (a); North, left without seeds, has only the pass.
+    let sonka_stop = game("sonka", Some(("relay-over-store = true", "")));
+    assert_eq!(
+        after(&sonka_stop, "0-0-0-1-0-2-0-0-0-0-30-27-S", &["D"]),
+        "0-0-0-0-1-0-0-0-0-0-32-27-N"
+    );
+    assert_eq!(
+        after(&sonka_stop, "0-0-0-1-0-2-0-0-0-0-30-27-S", &["D", "pass"]),
+        "0-0-0-0-1-0-0-0-0-0-32-27-S"
+    );
+    // Ending in his own row (D, which held nothing) before an empty pit,
+    // South takes the pit across (b); his seed stays.
+    assert_eq!(
+        after(&sonka, "0-0-1-0-0-1-3-0-0-0-30-25-S", &["C"]),
+        "0-0-0-1-0-1-0-0-0-0-33-25-N"
+    );
+}
+
+/// Meusueb: a last seed that makes four in F takes them, and the sowing
+/// goes on from a, the next pit.
+#[test]
+fn meusueb_takes_a_four_and_sows_on_from_the_next_pit() {
+    let meusueb = game("meusueb", None);
+    assert_eq!(
+        after(&meusueb, "0-0-0-0-1-3-1-0-0-0-0-2-20-21-S", &["E"]),
+        "0-0-0-0-0-0-0-1-0-0-0-2-24-21-N"
+    );
+}
+
+/// Wouri: a four made in a by the last seed takes every four of North's
+/// row.
+#[test]
+fn wouri_takes_every_four_of_the_opponents_row() {
+    let wouri = game("wouri", None);
+    assert_eq!(
+        after(&wouri, "2-0-0-0-0-1-3-2-4-0-0-0-18-18-S", &["F"]),
+        "2-0-0-0-0-0-0-2-0-0-0-0-26-18-N"
+    );
+}
+
+/// Gabata of Ansaba: F takes a across, and its seed goes on into a.
+#[test]
+fn gabata_sows_the_capturing_seed_on() {
+    let gabata = game("gabata-ansaba", None);
+    assert_eq!(
+        after(&gabata, "1-0-0-0-1-0-2-0-0-0-0-3-15-14-S", &["E"]),
+        "1-0-0-0-0-0-1-0-0-0-0-3-17-14-N"
+    );
+}
+
+fn legal(rules: &DescribedRules, token: &str) -> Vec<String> {
+    let pos = Described::from_notation(rules, token).unwrap();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves.iter().map(|&m| pos.format_move(m)).collect()
+}
+
+/// English Wari: the opening moves every seed of a pit into the next one,
+/// once for each player; after it a pit needs two seeds, and a move must
+/// leave the opponent a pit he can play.
+#[test]
+fn english_wari_opens_with_a_transfer_and_leaves_the_opponent_a_move() {
+    let wari = game("english-wari", None);
+    let start = Described::start(&wari).to_notation();
+    assert_eq!(start, "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S-.");
+    assert_eq!(
+        after(&wari, &start, &["C", "f"]),
+        "8-4-0-8-4-4-4-4-4-4-4-0-0-0-S-Cf"
+    );
+    // North has no pit of two: South must give him one (F, not D).
+    let hungry = "0-0-0-2-0-7-0-0-0-0-0-1-19-19-S-Cf";
+    assert_eq!(legal(&wari, hungry), ["F"]);
+}
+
+/// Adji-boto: each player sows from each of his holes once, capturing
+/// nothing, before the game proper; then the hole after the last one is
+/// taken at 1, 3 or 5, and the holes after it while they are too.
+#[test]
+fn adjiboto_opens_with_each_hole_once_and_takes_forward() {
+    let adji = game("adjiboto", None);
+    let start = Described::start(&adji).to_notation();
+    assert_eq!(legal(&adji, &start), ["A", "B", "C", "D", "E"]);
+    let opened = after(&adji, &start, &["C", "b"]);
+    assert!(opened.ends_with("-S-Cb"), "{opened}");
+    assert_eq!(legal(&adji, &opened), ["A", "B", "D", "E"]);
+    // The first pebble back into A, the last one into B; C after it holds
+    // 3 and D 5: both taken, and E (2) ends the chain.
+    let open = "2-0-3-5-2-20-20-20-20-2-0-6-S-ABCDEabcde";
+    assert_eq!(
+        after(&adji, open, &["A"]),
+        "1-1-0-0-2-20-20-20-20-2-8-6-N-ABCDEabcde"
+    );
 }

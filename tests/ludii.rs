@@ -10,7 +10,8 @@
 //! (after Ludii's forced continuations by the same player, such as relay
 //! laps), and both must end the game at the same point with the same
 //! result. A Ludii game stops at the end of its first round, or after
-//! 3,000 decisions.
+//! 3,000 decisions. `$KETE_LUDII_ONLY` (names, comma-separated) plays
+//! those descriptions alone.
 //!
 //! Each game's first disagreement is sorted into a kind (legal moves,
 //! board, end); the test fails on a kind that the description's
@@ -19,11 +20,13 @@
 //! written there (`docs/described/ludii/` holds the checked-in ones).
 //! Skipped, saying so, unless `$KETE_LUDII` is set.
 
-use kete::game::{Game, GameResult, Outcome, Side};
+use kete::game::{Board, Game, GameResult, Outcome, Side, TraceStep};
 use kete::variants::Variant;
 use kete::variants::described::catalogue;
 use kete::variants::described::rules::Rules;
-use kete::variants::described::spec::{Direction, Disagreement, Repetition, ludii_reading};
+use kete::variants::described::spec::{
+    Direction, Disagreement, Opening, Origin, Repetition, ludii_reading,
+};
 use kete::variants::described::{Described, DescribedRules};
 use serde::Deserialize;
 use std::collections::{HashMap, HashSet};
@@ -391,6 +394,37 @@ impl Replay<'_> {
         v
     }
 
+    /// Whether kete's move `text` leaves the opponent's row empty after
+    /// one of its laps before the last (where Ludii, whose laps are
+    /// decisions of their own, checks it).
+    fn middle_lap_starves(&self, text: &str) -> bool {
+        let Ok(mv) = self.pos.parse_move(text) else {
+            return false;
+        };
+        let r = self.pos.rules_ref();
+        let opp = r.row(self.pos.side_to_move().other());
+        let mut cells: Vec<i64> = (0..r.cells).map(|c| self.pos.cell(c) as i64).collect();
+        let mut laps = 0;
+        for step in self.pos.play_traced(mv).1 {
+            match step {
+                TraceStep::Lift { cell, seeds } => {
+                    if laps > 0 && cells[opp.clone()].iter().all(|&v| v == 0) {
+                        return true;
+                    }
+                    laps += 1;
+                    cells[cell] -= seeds as i64;
+                }
+                TraceStep::Drop { cell } => cells[cell] += 1,
+                TraceStep::Take { from, to, seeds } => {
+                    cells[from] -= seeds as i64;
+                    cells[to] += seeds as i64;
+                }
+                TraceStep::Note { .. } => {}
+            }
+        }
+        false
+    }
+
     fn kete_moves(&self) -> Vec<String> {
         let mut moves = Vec::new();
         self.pos.legal_moves(&mut moves);
@@ -555,10 +589,31 @@ impl Replay<'_> {
                     only(&kete_moves, &ludii_moves),
                     only(&ludii_moves, &kete_moves),
                 );
-                let cause = if ludii_moves.iter().all(|m| m == "pass") {
+                let starving = !k.is_empty() && k.iter().all(|m| self.middle_lap_starves(m));
+                let cause = if ludii_moves.iter().all(|m| m == "pass") && starving {
+                    "Ludii's player must pass, kete's has moves whose middle lap empties the opponent's row"
+                } else if ludii_moves.iter().all(|m| m == "pass") {
                     "Ludii's player must pass, kete's has moves"
+                } else if l.is_empty() && starving {
+                    "kete has moves that Ludii has not: a middle lap empties the opponent's row"
                 } else if l.is_empty() {
                     "kete has moves that Ludii has not"
+                } else if k.is_empty()
+                    && l.iter().all(|m| {
+                        self.pos
+                            .parse_move(m)
+                            .is_err_and(|e| e.to_string().contains("never ends"))
+                    })
+                {
+                    "Ludii has moves that kete has not: their relay never ends"
+                } else if k.is_empty()
+                    && l.iter().all(|m| {
+                        self.pos
+                            .parse_move(m)
+                            .is_err_and(|e| e.to_string().contains("leaves the opponent without"))
+                    })
+                {
+                    "Ludii has moves that kete has not: they leave the opponent nothing at their end"
                 } else if k.is_empty() {
                     "Ludii has moves that kete has not"
                 } else {
@@ -613,6 +668,11 @@ impl Replay<'_> {
                     j += 1;
                     continue;
                 }
+                // Ludii's game was cut inside this move: the rest of its
+                // laps are not in the trace.
+                if j == n && !t.end.over && t.end.reason != "round_end" {
+                    return Verdict::Cut;
+                }
                 // The game over in kete, whose stores may hold the seeds
                 // left that Ludii counts on the board.
                 if over && self.places.totals(st) == totals(&next) {
@@ -620,7 +680,21 @@ impl Replay<'_> {
                 }
                 let m = self.places.m;
                 let pits = (0..2 * m).any(|c| next.cell(c) as u32 != self.places.count(st, c));
-                let cause = if pits {
+                let ludii_empty = (0..2 * m).all(|c| self.places.count(st, c) == 0);
+                // A lap whose last seed is the one sown right after the pit
+                // it started from was passed over (12 or 23 seeds on a
+                // board of twelve pits).
+                let lap = self.r.lap[self.pos.side_to_move().index()].len() - 1;
+                let after_skip = self.r.origin == Origin::Skip
+                    && self.pos.play_traced(mv).1.iter().any(|step| {
+                        matches!(step, TraceStep::Lift { seeds, .. }
+                            if *seeds as usize > lap && (*seeds as usize - 1).is_multiple_of(lap))
+                    });
+                let cause = if pits && ludii_empty {
+                    "Ludii's round ends inside the move (its board is empty), kete plays on"
+                } else if pits && after_skip {
+                    "the pits differ after a lap whose last seed follows the passed-over pit"
+                } else if pits {
                     "the pits differ after the move"
                 } else if self.places.same(&next, st, false) {
                     "the player to move differs after the move"
@@ -779,6 +853,11 @@ fn run_one(ludii: &Path, classes: &Path, tmp: &Path, target: &Target, games: usi
         ]
         .map(String::from),
     );
+    // Ludii plays a description's opening as a phase of its own: leaving
+    // it is no round end.
+    if r.opening != Opening::None {
+        args.extend(["--opening-phases".to_string(), "1".to_string()]);
+    }
     let cp = format!(
         "{}:{}:{}",
         ludii.join("classes").display(),
@@ -1154,6 +1233,18 @@ fn described_games_play_as_ludii_plays_them() {
                 reading: None,
             }));
         }
+    }
+
+    // KETE_LUDII_ONLY (names, comma-separated) plays those descriptions
+    // alone, built in or from KETE_LUDII_FILES.
+    if let Ok(only) = std::env::var("KETE_LUDII_ONLY") {
+        let names: Vec<&str> = only.split(',').map(str::trim).collect();
+        targets.retain(|t| {
+            names.contains(&t.rules.0.spec.game.name.as_str()) || {
+                let own = t.reading.as_ref().map(|(n, _)| n.as_str());
+                own.is_some_and(|n| names.contains(&n))
+            }
+        });
     }
 
     let tmp = std::env::temp_dir().join(format!("kete-test-ludii-{}", std::process::id()));

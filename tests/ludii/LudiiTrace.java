@@ -23,6 +23,8 @@
 //                       legal moves with the same text, e.g. two sowing directions)
 //   --stop-at-round-end stop a game after the first decision that changes any player's
 //                       phase (for multi-round games: Sowing -> BetweenRounds)
+//   --opening-phases N  the game's first N phases are its opening (English Wari's Init,
+//                       Adjiboto's Opening): leaving them is no round end
 //   --ludii-limits      keep Ludii's own turn/move limits (by default they are lifted
 //                       so that --max-plies is the only artificial stop)
 //   --info              print the game's options/rulesets/phases to stderr
@@ -72,6 +74,7 @@ public final class LudiiTrace
 	private boolean effects = true;
 	private boolean ludiiLimits = false;
 	private boolean stopAtRoundEnd = false;
+	private int openingPhases = 0;
 	private boolean info = false;
 
 	// ---------------------------------------------------------------- game facts
@@ -114,6 +117,7 @@ public final class LudiiTrace
 				break;
 			case "--ludii-limits": ludiiLimits = true; break;
 			case "--stop-at-round-end": stopAtRoundEnd = true; break;
+			case "--opening-phases": openingPhases = Integer.parseInt(args[++i]); break;
 			case "--info": info = true; break;
 			default: usage("unknown argument " + a);
 			}
@@ -127,7 +131,7 @@ public final class LudiiTrace
 		System.err.println("LudiiTrace: " + msg);
 		System.err.println("usage: LudiiTrace --game NAME.lud [--ruleset R] [--option O]... [--games N]"
 				+ " [--seed S] [--max-plies P] [--out FILE] [--effects all|none] [--stop-at-round-end]"
-				+ " [--ludii-limits] [--info]");
+				+ " [--opening-phases N] [--ludii-limits] [--info]");
 		System.exit(2);
 	}
 
@@ -341,7 +345,7 @@ public final class LudiiTrace
 			final int phaseNow = context.state().currentPhase(nextMover);
 			if (stopAtRoundEnd)
 				for (int p = 1; p <= game.players().count(); p++)
-					if (context.state().currentPhase(p) != firstPhase)
+					if (context.state().currentPhase(p) > firstPhase + openingPhases)
 						roundEnded = true;
 			if (phaseNow != prevPhase)
 			{

@@ -26,6 +26,19 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("french-wari.toml", include_str!("games/french-wari.toml")),
     ("mangala-1979.toml", include_str!("games/mangala-1979.toml")),
     ("ayoayo.toml", include_str!("games/ayoayo.toml")),
+    ("ouril.toml", include_str!("games/ouril.toml")),
+    ("wari-1927.toml", include_str!("games/wari-1927.toml")),
+    ("halusa.toml", include_str!("games/halusa.toml")),
+    ("enindji.toml", include_str!("games/enindji.toml")),
+    ("sonka.toml", include_str!("games/sonka.toml")),
+    ("meusueb.toml", include_str!("games/meusueb.toml")),
+    ("wouri.toml", include_str!("games/wouri.toml")),
+    (
+        "gabata-ansaba.toml",
+        include_str!("games/gabata-ansaba.toml"),
+    ),
+    ("english-wari.toml", include_str!("games/english-wari.toml")),
+    ("adjiboto.toml", include_str!("games/adjiboto.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {

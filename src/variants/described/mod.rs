@@ -85,14 +85,16 @@ impl Described {
     /// move played: enough seeds, and singletons last where they are.
     fn candidates(&self) -> impl Iterator<Item = u16> + '_ {
         let r = self.rules;
-        // Rows of eight pits or fewer, any seed enough: the pits that are
-        // not empty, from the row's word (most games).
-        let mut quick = if r.m <= 8 && r.min_seeds == 1 && !r.singletons_last {
+        // Rows of eight pits or fewer, any seed enough, no opening rule in
+        // force: the pits that are not empty, from the row's word (most
+        // games).
+        let quick_done =
+            r.m <= 8 && r.min_seeds == 1 && !r.singletons_last && !self.in_opening();
+        let mut quick = if quick_done {
             crate::variants::two_row::nonzero_bytes(self.row_word(self.side))
         } else {
             0
         };
-        let quick_done = r.m <= 8 && r.min_seeds == 1 && !r.singletons_last;
         let fast = std::iter::from_fn(move || {
             if quick == 0 {
                 return None;
@@ -102,13 +104,23 @@ impl Described {
             Some((bit / 8) as u16)
         });
         let start = r.row(self.side).start;
-        let min = if r.singletons_last && (0..r.m).any(|i| self.cell(start + i) >= 2) {
+        let mut min = if r.singletons_last && (0..r.m).any(|i| self.cell(start + i) >= 2) {
             2
         } else {
             r.min_seeds
         };
+        // The pits the opening leaves out: those played already.
+        let mut done = 0u16;
+        if self.in_opening() {
+            match r.opening {
+                spec::Opening::Transfer => min = 1,
+                _ => done = self.opened(self.side),
+            }
+        }
         let slow = (0..r.m)
-            .filter(move |&i| !quick_done && self.cell(start + i) >= min)
+            .filter(move |&i| {
+                !quick_done && self.cell(start + i) >= min && (done == 0 || done >> i & 1 == 0)
+            })
             .map(|i| i as u16);
         fast.chain(slow)
     }
@@ -135,7 +147,19 @@ impl Described {
     /// (which may never end) and the rules against starving.
     fn needs_sowing(&self) -> bool {
         let r = self.rules;
-        r.relay != spec::Relay::None || self.feeding_rule()
+        r.relay != spec::Relay::None || (self.feeding_rule() && !self.in_opening())
+    }
+
+    /// Whether `side` has what the feeding rules keep him: seeds, or a
+    /// pit he may play.
+    #[inline]
+    pub(super) fn fed(&self, side: Side) -> bool {
+        let r = self.rules;
+        if !r.leave_move {
+            return self.row_seeds(side) > 0;
+        }
+        let min = if r.singletons_last { 1 } else { r.min_seeds };
+        r.row(side).any(|c| self.cell(c) >= min)
     }
 
     /// Whether the rules against leaving the opponent without seeds bite
@@ -143,7 +167,7 @@ impl Described {
     fn feeding_rule(&self) -> bool {
         let r = self.rules;
         match r.starving {
-            Starving::Allowed => r.must_feed && self.row_seeds(self.side.other()) == 0,
+            Starving::Allowed => r.must_feed && !self.fed(self.side.other()),
             _ => self.starving_possible(),
         }
     }
@@ -154,7 +178,7 @@ impl Described {
         let r = self.rules;
         let b = self.bytes();
         let opp = &b[r.row(self.side.other())];
-        if opp.iter().all(|&v| v == 0) {
+        if opp.iter().all(|&v| v == 0) || r.leave_move {
             return true;
         }
         if r.after_empty != spec::AfterEmpty::None || r.any_during || r.relay != spec::Relay::None {
@@ -317,7 +341,7 @@ impl Described {
         if self.row_seeds(me) == 0 {
             return EndReason::EmptyRow(me);
         }
-        if self.feeding_rule() && self.row_seeds(me.other()) == 0 {
+        if self.feeding_rule() && !self.fed(me.other()) {
             return EndReason::CannotFeed(me);
         }
         if r.relay != spec::Relay::None && self.candidates().next().is_some() {

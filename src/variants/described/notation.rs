@@ -7,7 +7,10 @@
 //! South's store, North's store and the side to move. A board with end
 //! pits writes the right one after South's row and the left one after
 //! North's, with `*` after the count while its big piece is there:
-//! `5-5-5-5-5-0*-5-5-5-5-5-0*-0-0-S`.
+//! `5-5-5-5-5-0*-5-5-5-5-5-0*-0-0-S`. A game with an opening adds one field
+//! after the side to move: the letters of the pits played in the opening
+//! so far (South's upper case, North's lower case), `.` for none:
+//! `10-10-10-10-10-10-10-10-10-10-0-0-N-A`.
 
 use super::position::Described;
 use super::rules::{Place, Rules};
@@ -146,16 +149,18 @@ pub fn parse_move(pos: &Described, text: &str) -> Result<u16, MoveError> {
                 format!("the sowing from {name} was not judged: interrupted")
             }
             super::sow::Sowing::Ends(..) => {
-                if pos.row_seeds(pos.side.other()) == 0 {
+                // What the feeding rules keep him: seeds, or a move.
+                let what = if r.leave_move {
+                    format!("a {} he can play", words.pit)
+                } else {
+                    words.seeds.clone()
+                };
+                if !pos.fed(pos.side.other()) {
                     format!(
-                        "{name} leaves the opponent without {} while another move gives him some",
-                        words.seeds
+                        "{name} leaves the opponent without {what} while another move gives him some"
                     )
                 } else {
-                    format!(
-                        "{name} leaves the opponent without {} while another move does not",
-                        words.seeds
-                    )
+                    format!("{name} leaves the opponent without {what} while another move does not")
                 }
             }
         }
@@ -190,6 +195,26 @@ pub fn to_notation(pos: &Described) -> String {
         s.push('-');
     }
     s.push(pos.side.letter());
+    if r.opening != super::spec::Opening::None {
+        s.push('-');
+        s.push_str(&opened_letters(pos));
+    }
+    s
+}
+
+/// The pits played in the opening, as letters; `.` for none.
+fn opened_letters(pos: &Described) -> String {
+    let r = pos.rules;
+    let mut s = String::new();
+    for side in [Side::South, Side::North] {
+        let done = pos.opened(side);
+        for i in (0..r.m).filter(|&i| done >> i & 1 != 0) {
+            s.push(pit_letter(side, i));
+        }
+    }
+    if s.is_empty() {
+        s.push('.');
+    }
     s
 }
 
@@ -203,16 +228,30 @@ pub fn from_notation(r: &'static Rules, text: &str) -> Result<Described, Notatio
             "a position is one token without spaces, found {c:?}"
         )));
     }
-    let parts: Vec<&str> = text.split('-').collect();
+    let mut parts: Vec<&str> = text.split('-').collect();
     let want = fields(r);
     let name = &r.spec.game.name;
+    // A game with an opening writes the pits played in it last.
+    let opened = if r.opening != super::spec::Opening::None {
+        let Some(last) = parts.pop() else {
+            return Err(NotationError("empty position".into()));
+        };
+        Some(last)
+    } else {
+        None
+    };
     if parts.len() != want.len() + 1 {
         return Err(NotationError(format!(
-            "{} fields: a position of {name} has {} ({} pits a row, {}two stores and the side to move)",
-            parts.len(),
-            want.len() + 1,
+            "{} fields: a position of {name} has {} ({} pits a row, {}two stores and the side to move{})",
+            parts.len() + opened.is_some() as usize,
+            want.len() + 1 + opened.is_some() as usize,
             r.m,
-            if r.has_ends() { "two end pits, " } else { "" }
+            if r.has_ends() { "two end pits, " } else { "" },
+            if opened.is_some() {
+                ", then the pits played in the opening"
+            } else {
+                ""
+            }
         )));
     }
     let side = match parts[parts.len() - 1] {
@@ -248,6 +287,22 @@ pub fn from_notation(r: &'static Rules, text: &str) -> Result<Described, Notatio
         pos.set_cell(*c, v as u8);
         if big {
             pos.big |= Described::big_bit(r, *c);
+        }
+    }
+    if let Some(letters) = opened.filter(|l| *l != ".") {
+        for ch in letters.chars() {
+            let side = if ch.is_ascii_uppercase() {
+                Side::South
+            } else {
+                Side::North
+            };
+            let i = (ch.to_ascii_lowercase() as u8).wrapping_sub(b'a') as usize;
+            if !ch.is_ascii_alphabetic() || i >= r.m {
+                return Err(NotationError(format!(
+                    "the last field (the pits played in the opening) is '{letters}': '{ch}' is no pit of {name}"
+                )));
+            }
+            pos.mark_opened(side, i);
         }
     }
     let total = crate::game::Game::total_seeds(&pos);

@@ -3,7 +3,13 @@
 //! the accessors every other file of the game reads it through.
 
 use super::rules::{MAX_CELLS, Place, Rules};
+use super::spec::{MAX_PITS, Opening};
 use crate::game::{Game, Side};
+
+/// Where the opening's record starts in the last word of a board: the
+/// places end before it.
+const OPENED_SHIFT: u32 = 32;
+const _: () = assert!(2 * MAX_PITS + 4 <= 24 + OPENED_SHIFT as usize / 8);
 
 /// A position of a described game.
 #[derive(Clone, Copy)]
@@ -148,6 +154,31 @@ impl Described {
         self.cell(2 * r.m + 2) as u32
             + self.cell(2 * r.m + 3) as u32
             + self.big.count_ones() * r.big_value as u32
+    }
+
+    /// The pits `side` has played in the opening (bit `i` his pit `i` from
+    /// his left), kept in the bytes after every place: South's in bits
+    /// 32..48 of the last word, North's in bits 48..64 (bytes 28..31,
+    /// which no board reaches).
+    #[inline]
+    pub(super) fn opened(&self, side: Side) -> u16 {
+        (self.w[3] >> (OPENED_SHIFT + 16 * side.index() as u32)) as u16
+    }
+
+    /// Writes down that `side` played his pit `pit` in the opening.
+    pub(super) fn mark_opened(&mut self, side: Side, pit: usize) {
+        self.w[3] |= 1 << (OPENED_SHIFT as usize + 16 * side.index() + pit);
+    }
+
+    /// Whether the player to move is still in the game's opening.
+    #[inline]
+    pub(super) fn in_opening(&self) -> bool {
+        let r = self.rules;
+        match r.opening {
+            Opening::None => false,
+            Opening::Transfer => self.opened(self.side) == 0,
+            Opening::EachPitOnce => self.opened(self.side) != (1u16 << r.m) - 1,
+        }
     }
 
     pub(super) fn big_bit(r: &Rules, c: usize) -> u8 {

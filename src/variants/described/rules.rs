@@ -3,8 +3,9 @@
 //! these and nothing else of the description.
 
 use super::spec::{
-    AfterEmpty, Chain, Counts, Direction, EmptyTurn, GrandSlam, NamedCounts, Opposite, Origin,
-    Relay, Repetition, Rows, SeedsLeft, Singletons, SowStores, Spec, SpecError, Starving, Taker,
+    AfterCapture, AfterEmpty, Chain, Counts, Direction, EmptyTurn, GrandSlam, Leave, NamedCounts,
+    Opening, Opposite, Origin, Relay, Repetition, Rows, SeedsLeft, Singletons, SowStores, Spec,
+    SpecError, Starving, Taker, Target,
 };
 use crate::game::Side;
 
@@ -101,9 +102,23 @@ pub struct Rules {
     pub after_empty: AfterEmpty,
     pub during: [bool; 256],
     pub any_during: bool,
-    /// No relay and no capture while sowing: a sowing comes from the
-    /// tables whole.
+    /// No relay, no capture while sowing, no opening and no capture past
+    /// the last pit: a sowing comes from the tables whole, and a quiet
+    /// move is played by `play_quick`.
     pub simple: bool,
+    /// `[sow] relay-over-store`.
+    pub relay_over_store: bool,
+    pub after_capture: AfterCapture,
+    /// `[capture] target = "next"`: the count capture looks at the pit
+    /// after the last one.
+    pub target_next: bool,
+    pub counts_taker: Taker,
+    pub ends_relay: bool,
+    pub sweep: bool,
+    pub opening: Opening,
+    /// `[feed] leave = "a-move"`: the feeding rules keep the opponent a
+    /// pit he may play, not only seeds.
+    pub leave_move: bool,
     /// Every pit with enough seeds is a legal move (no refill, no relay
     /// that may never end, no rule about feeding the opponent).
     pub plain: bool,
@@ -290,7 +305,18 @@ impl Rules {
             opposite_takes_last: c.opposite_takes_last,
             after_empty: c.after_empty,
             any_during: during.iter().any(|&d| d),
-            simple: spec.sow.relay == Relay::None && !during.iter().any(|&d| d),
+            simple: spec.sow.relay == Relay::None
+                && !during.iter().any(|&d| d)
+                && spec.mv.opening == Opening::None
+                && c.target == Target::Last,
+            relay_over_store: spec.sow.relay_over_store,
+            after_capture: spec.sow.after_capture,
+            target_next: c.target == Target::Next,
+            counts_taker: c.counts_taker.unwrap_or(Taker::Mover),
+            ends_relay: c.ends_relay,
+            sweep: c.sweep,
+            opening: spec.mv.opening,
+            leave_move: spec.feed.leave == Leave::AMove,
             plain: spec.sow.relay == Relay::None
                 && spec.end.empty_turn == EmptyTurn::End
                 && spec.feed.starving == Starving::Allowed

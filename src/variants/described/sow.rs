@@ -5,7 +5,9 @@
 
 use super::position::Described;
 use super::rules::{Place, Rules};
-use super::spec::{AfterEmpty, Chain, GrandSlam, Opposite, Origin, Relay, SeedsLeft, Taker};
+use super::spec::{
+    AfterCapture, AfterEmpty, Chain, GrandSlam, Opening, Opposite, Origin, Relay, SeedsLeft, Taker,
+};
 use crate::game::{Side, TraceStep};
 use crate::variants::cycle::{self, CycleCheck, Doomed, DoomedTable, LapState};
 use std::sync::LazyLock;
@@ -177,6 +179,9 @@ impl Described {
             super::spec::Direction::Choice => ((mv & CLOCKWISE) != 0) as usize,
         };
         let from = r.row(me).start + (mv & PIT) as usize;
+        if r.opening != Opening::None && self.in_opening() {
+            return w.opening_move(from, dir, rec);
+        }
         let last = if !R::ON && r.simple && !refill {
             w.sow_from_tables(from, dir)
         } else {
@@ -258,9 +263,10 @@ impl Described {
                 let counts = r.any_counts && r.count_row(me, owner) && r.counts[v as usize];
                 let across = match r.opposite_capture {
                     Opposite::None => false,
-                    Opposite::EmptyOwn => owner == me,
-                    Opposite::EmptyAny => true,
-                } && v == 1;
+                    Opposite::EmptyOwn => owner == me && v == 1,
+                    Opposite::EmptyAny => v == 1,
+                    Opposite::Own => owner == me,
+                };
                 !counts && !across
             }
             Place::Store(owner) => !(r.extra_turn && owner == me),
@@ -348,15 +354,56 @@ impl Work {
                     self.during_capture(at, rec);
                 }
             }
-            let lift = match r.relay {
-                Relay::None => None,
-                Relay::Last => {
-                    (matches!(r.place[at], Place::Pit(_)) && self.get(at) > 1).then_some(at)
+            // A lap that ends in a count capture, where that ends a relay
+            // (Wouri, Meusueb).
+            let mut captured = false;
+            if r.ends_relay
+                && let Some(t) = self.count_target(at, nx)
+            {
+                if r.after_capture == AfterCapture::Ends {
+                    return Ok(at);
                 }
-                Relay::Next => {
-                    let q = nx[at] as usize;
-                    (matches!(r.place[q], Place::Pit(_)) && self.get(q) > 0).then_some(q)
+                let opp_before = self.row(me.other());
+                self.count_capture(from, t, dir, opp_before, rec);
+                captured = true;
+            }
+            let lift = if captured {
+                None
+            } else {
+                match r.relay {
+                    Relay::None => None,
+                    Relay::Last => {
+                        (matches!(r.place[at], Place::Pit(_)) && self.get(at) > 1).then_some(at)
+                    }
+                    Relay::Next => {
+                        let mut q = nx[at] as usize;
+                        if r.relay_over_store && q == r.store(me) {
+                            q = nx[q] as usize;
+                        }
+                        (matches!(r.place[q], Place::Pit(_)) && self.get(q) > 0).then_some(q)
+                    }
                 }
+            };
+            // A capture across where the relay stops, that the sowing goes
+            // on from (Gabata of Ansaba).
+            if lift.is_none()
+                && !captured
+                && r.after_capture != AfterCapture::Ends
+                && self.across_applies(at)
+            {
+                captured = self.opposite_capture(at, rec);
+            }
+            let lift = if captured {
+                match r.after_capture {
+                    AfterCapture::Ends => None,
+                    AfterCapture::Next => {
+                        let q = nx[at] as usize;
+                        (matches!(r.place[q], Place::Pit(_)) && self.get(q) > 0).then_some(q)
+                    }
+                    AfterCapture::Last => (self.get(at) > 0).then_some(at),
+                }
+            } else {
+                lift
             };
             let Some(q) = lift else { return Ok(at) };
             at = q;
@@ -385,37 +432,28 @@ impl Work {
         let nx = &r.next[me.index()][dir];
         let opp = me.other();
         let opp_before = self.row(opp);
-        if let Place::Pit(owner) = r.place[last] {
-            if r.any_counts && r.count_row(me, owner) && r.counts[self.get(last) as usize] {
-                self.count_capture(from, last, dir, opp_before, rec);
-            }
-            let across = match r.opposite_capture {
-                Opposite::None => false,
-                Opposite::EmptyOwn => owner == me,
-                Opposite::EmptyAny => true,
-            };
-            if across && self.get(last) == 1 {
-                let o = r.opposite[last] as usize;
-                if self.get(o) > 0 || !r.opposite_needs_seeds {
-                    let store = r.store(me);
-                    rec.note(|| "capture: the pit across".to_string());
-                    self.take(o, store, rec);
-                    if r.opposite_takes_last {
-                        self.take(last, store, rec);
-                    }
-                }
-            }
+        if let Some(t) = self.count_target(last, nx) {
+            self.count_capture(from, t, dir, opp_before, rec);
+        }
+        if self.across_applies(last) {
+            self.opposite_capture(last, rec);
         }
         if r.after_empty != AfterEmpty::None {
             self.after_empty_capture(last, nx, rec);
         }
-        let starves = self.row(opp) == 0;
+        let empty = self.row(opp) == 0;
+        // What the feeding rules keep him: seeds, or a move.
+        let starves = if r.leave_move {
+            !self.p.fed(opp)
+        } else {
+            empty
+        };
         let mut extra = r.extra_turn && last == r.store(me);
-        if r.grand_slam == GrandSlam::MovesAgain && starves && opp_before > 0 {
+        if r.grand_slam == GrandSlam::MovesAgain && empty && opp_before > 0 {
             rec.note(|| "grand slam: the mover moves again, to feed him".to_string());
             extra = true;
         }
-        if r.when_row_empty && (starves || self.row(me) == 0) {
+        if r.when_row_empty && (empty || self.row(me) == 0) {
             self.bank(rec);
         } else if starves && r.starving == super::spec::Starving::UnlessForced {
             // Only a forced move starves him: he cannot move, and the
@@ -429,6 +467,30 @@ impl Work {
             rec.note(|| "the last seed fell into the store: move again".to_string());
         }
         Sowing::Ends(next, starves)
+    }
+}
+
+impl Work {
+    /// A move of the game's opening: a transfer of every seed into the
+    /// next pit, or a sowing that captures nothing; the pit is written
+    /// down as played, and the turn passes.
+    fn opening_move<R: Recorder>(mut self, from: usize, dir: usize, rec: &mut R) -> Sowing {
+        let r = self.p.rules;
+        let me = self.p.side;
+        if r.opening == Opening::Transfer {
+            let to = r.next[me.index()][dir][from] as usize;
+            rec.note(|| "opening: every seed into the next pit".to_string());
+            self.take(from, to, rec);
+        } else {
+            rec.note(|| "opening: no capture".to_string());
+            if let Err(fails) = self.sow_seeds(from, dir, rec) {
+                return fails;
+            }
+        }
+        self.p.mark_opened(me, from - r.row(me).start);
+        let mut next = self.p;
+        next.side = me.other();
+        Sowing::Ends(next, false)
     }
 }
 
@@ -487,11 +549,68 @@ impl Work {
         self.take(at, r.store(taker), rec);
     }
 
-    /// The count capture at the last pit, and its chain back.
+    /// The pit the count capture looks at after a lap ending at `last`
+    /// (the last pit, or the one after it), where it is taken.
+    #[inline(always)]
+    fn count_target(&self, last: usize, nx: &[u8; super::rules::MAX_CELLS]) -> Option<usize> {
+        let r = self.p.rules;
+        if !r.any_counts {
+            return None;
+        }
+        let t = if r.target_next {
+            nx[last] as usize
+        } else {
+            last
+        };
+        match r.place[t] {
+            Place::Pit(owner)
+                if r.count_row(self.p.side, owner) && r.counts[self.get(t) as usize] =>
+            {
+                Some(t)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the capture across takes place at the last pit `last`.
+    #[inline(always)]
+    fn across_applies(&self, last: usize) -> bool {
+        let r = self.p.rules;
+        let Place::Pit(owner) = r.place[last] else {
+            return false;
+        };
+        let me = self.p.side;
+        match r.opposite_capture {
+            Opposite::None => false,
+            Opposite::EmptyOwn => owner == me && self.get(last) == 1,
+            Opposite::EmptyAny => self.get(last) == 1,
+            Opposite::Own => owner == me,
+        }
+    }
+
+    /// The capture across from `last`: whether it took place.
+    fn opposite_capture<R: Recorder>(&mut self, last: usize, rec: &mut R) -> bool {
+        let r = self.p.rules;
+        let o = r.opposite[last] as usize;
+        if self.get(o) == 0 && r.opposite_needs_seeds {
+            return false;
+        }
+        let store = r.store(self.p.side);
+        rec.note(|| "capture: the pit across".to_string());
+        self.take(o, store, rec);
+        if r.opposite_takes_last {
+            self.take(last, store, rec);
+        }
+        true
+    }
+
+    /// The count capture at pit `first` (the last pit, or the one after
+    /// it), its chain back or forward, and its sweep.
+    #[inline(always)]
     fn count_capture<R: Recorder>(
         &mut self,
         from: usize,
-        last: usize,
+        first: usize,
         dir: usize,
         opp_before: u32,
         rec: &mut R,
@@ -502,7 +621,7 @@ impl Work {
         let mut chain = [0u8; super::rules::MAX_CELLS];
         let mut n = 0;
         let mut from_opp = 0u32;
-        let mut p = last;
+        let mut p = first;
         loop {
             chain[n] = p as u8;
             n += 1;
@@ -511,18 +630,45 @@ impl Work {
             {
                 from_opp += self.get(p) as u32;
             }
-            if r.chain != Chain::Backward || n == chain.len() {
+            if r.chain == Chain::None || n == chain.len() {
                 break;
             }
-            // The chain never comes back to the pit the move started
-            // from.
-            let q = back[p] as usize;
-            if q == last || q == from {
-                break;
-            }
+            let q = if r.chain == Chain::Backward {
+                // The chain never comes back to the pit the move started
+                // from.
+                let q = back[p] as usize;
+                if q == first || q == from {
+                    break;
+                }
+                q
+            } else {
+                // Forward, round the board if need be, the pit the move
+                // started from included, until it comes back to the first.
+                let q = r.next[me.index()][dir][p] as usize;
+                if q == first {
+                    break;
+                }
+                q
+            };
             match r.place[q] {
                 Place::Pit(o) if r.count_row(me, o) && r.counts[self.get(q) as usize] => p = q,
                 _ => break,
+            }
+        }
+        if r.sweep {
+            // Every other pit of the rows counts take from, sown or not.
+            for c in 0..2 * r.m {
+                if let Place::Pit(o) = r.place[c]
+                    && c != first
+                    && r.count_row(me, o)
+                    && r.counts[self.get(c) as usize]
+                {
+                    chain[n] = c as u8;
+                    n += 1;
+                    if o != me {
+                        from_opp += self.get(c) as u32;
+                    }
+                }
             }
         }
         if opp_before > 0 && from_opp == opp_before && r.grand_slam == GrandSlam::TakesNothing {
@@ -532,7 +678,12 @@ impl Work {
         let store = r.store(me);
         rec.note(|| "capture".to_string());
         for &c in &chain[..n] {
-            self.take(c as usize, store, rec);
+            let c = c as usize;
+            let to = match (r.counts_taker, r.place[c]) {
+                (Taker::Owner, Place::Pit(owner)) => r.store(owner),
+                _ => store,
+            };
+            self.take(c, to, rec);
         }
     }
 

@@ -196,6 +196,28 @@ pub struct MoveSpec {
     /// "choice"`.
     #[serde(default)]
     pub pit_directions: Option<Vec<Direction>>,
+    /// What the first moves of the game are, before the moves of the
+    /// rules below.
+    #[serde(default)]
+    pub opening: Opening,
+}
+
+/// The first moves of a game, where they are played otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Opening {
+    /// None: every move is a move of the rules.
+    #[default]
+    None,
+    /// Each player's first move takes every seed of one of his pits (any
+    /// pit with seeds, whatever `min-seeds` says) and puts them all into
+    /// the next pit, without sowing or capturing (English Wari of St.
+    /// Lucia).
+    Transfer,
+    /// Until a player has sown from each of his pits once, he sows only
+    /// from pits he has not sown from yet, and nothing else happens: no
+    /// capture, no extra turn, no rule about feeding (Adji-boto).
+    EachPitOnce,
 }
 
 fn one() -> u32 {
@@ -209,6 +231,7 @@ impl Default for MoveSpec {
             singletons: Singletons::Allowed,
             direction: Direction::Anticlockwise,
             pit_directions: None,
+            opening: Opening::None,
         }
     }
 }
@@ -267,6 +290,31 @@ pub struct SowSpec {
     pub stores: SowStores,
     #[serde(default)]
     pub relay: Relay,
+    /// With `relay = "next"`: the mover's own store, where it follows the
+    /// last place, is passed over, and the pit after it is the next one
+    /// (Sonka). A last seed in the store relays from the pit after it in
+    /// any case.
+    #[serde(default)]
+    pub relay_over_store: bool,
+    /// What a capture at the end of a relay's lap does to the sowing.
+    #[serde(default)]
+    pub after_capture: AfterCapture,
+}
+
+/// What a capture at the end of a relay's lap does to the sowing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AfterCapture {
+    /// The move ends with it.
+    #[default]
+    Ends,
+    /// The sowing goes on from the pit after the last one, if it holds
+    /// seeds (Meusueb: a four is taken, and the next pit lifted).
+    Next,
+    /// The seeds left in the last pit (the capturing seed) are lifted and
+    /// sown on (Gabata of Ansaba: after taking the pit across, the
+    /// capturing seed goes on to the next pit).
+    Last,
 }
 
 /// Which row a count capture may take from, seen from the mover.
@@ -310,6 +358,21 @@ pub enum Chain {
     /// The pits sown before it, one by one, while each qualifies too
     /// (Oware).
     Backward,
+    /// The pits after it, one by one, while each qualifies too, round the
+    /// board if need be, the pit the move started from included
+    /// (Adji-boto).
+    Forward,
+}
+
+/// Which pit a count capture looks at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// The pit the last seed fell into, that seed counted.
+    #[default]
+    Last,
+    /// The pit after it, as it stands (Adji-boto).
+    Next,
 }
 
 /// The capture of the pit across.
@@ -324,6 +387,11 @@ pub enum Opposite {
     /// The last seed falls into an empty pit of either row: the mover
     /// takes the seeds across (French Wari).
     EmptyAny,
+    /// The sowing ends in a pit of the mover's row, whatever it holds: he
+    /// takes the seeds across (Sonka, whose next-pit relay ends before an
+    /// empty pit). With `opposite-takes-last`, the last pit's seeds go
+    /// with them.
+    Own,
 }
 
 /// The capture across an empty pit after the sowing.
@@ -381,6 +449,24 @@ pub struct CaptureSpec {
     pub during: Vec<u32>,
     #[serde(default)]
     pub during_taker: Taker,
+    /// Which pit the count capture looks at: the last one, or the one
+    /// after it.
+    #[serde(default)]
+    pub target: Target,
+    /// Who takes the pits of a count capture (its chain and its sweep
+    /// too): the mover (when not given), or each pit's owner, into his
+    /// own store (Enindji).
+    #[serde(default)]
+    pub counts_taker: Option<Taker>,
+    /// A relay's lap whose last seed makes a capturing count (`counts`, in
+    /// `rows`) ends there: the pit is taken rather than lifted (Wouri,
+    /// Meusueb); `[sow] after-capture` says what follows.
+    #[serde(default)]
+    pub ends_relay: bool,
+    /// After a count capture, every pit of `rows` holding one of `counts`
+    /// is taken too, sown or not (Wouri's fours).
+    #[serde(default)]
+    pub sweep: bool,
 }
 
 fn yes() -> bool {
@@ -434,6 +520,22 @@ pub struct FeedSpec {
     pub must_feed: bool,
     #[serde(default)]
     pub grand_slam: GrandSlam,
+    /// What `starving` and `must-feed` keep the opponent: seeds in his
+    /// row, or a move (a pit he may play).
+    #[serde(default)]
+    pub leave: Leave,
+}
+
+/// What the rules against starving keep the opponent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Leave {
+    /// Seeds in his row.
+    #[default]
+    Seeds,
+    /// A pit he may play: with `min-seeds = 2`, a row of single seeds
+    /// leaves him nothing (English Wari of St. Lucia).
+    AMove,
 }
 
 /// Who gets the seeds still on the board when the game ends.
@@ -883,6 +985,63 @@ impl Spec {
                     .into(),
             );
         }
+        if s.relay_over_store && s.relay != Relay::Next {
+            return err(
+                "[sow] relay-over-store = true needs relay = \"next\": only a next-pit relay looks past the last place"
+                    .into(),
+            );
+        }
+        if s.relay_over_store && s.stores == SowStores::None {
+            return err(
+                "[sow] relay-over-store = true needs [sow] stores = \"own\" or \"both\": no store is sown into, so none is passed"
+                    .into(),
+            );
+        }
+        if s.after_capture != AfterCapture::Ends && s.relay == Relay::None {
+            return err(
+                "[sow] after-capture needs [sow] relay: without a relay a move has one lap, and a capture ends it"
+                    .into(),
+            );
+        }
+        if s.after_capture != AfterCapture::Ends && !c.ends_relay && c.opposite == Opposite::None {
+            return err(
+                "[sow] after-capture is set but no capture ends a lap: set [capture] ends-relay or opposite"
+                    .into(),
+            );
+        }
+        if m.opening == Opening::EachPitOnce && (s.relay != Relay::None || !c.during.is_empty()) {
+            return err(
+                "[move] opening = \"each-pit-once\" with [sow] relay or [capture] during: the opening's sowings capture nothing, and kete has no reading of them with these"
+                    .into(),
+            );
+        }
+        if c.ends_relay && s.relay == Relay::None {
+            return err(
+                "[capture] ends-relay = true needs [sow] relay: there is no relay to end".into(),
+            );
+        }
+        if c.ends_relay && !counts_set {
+            return err(
+                "[capture] ends-relay = true but counts is empty: no count ends a lap".into(),
+            );
+        }
+        if c.sweep && !counts_set {
+            return err("[capture] sweep = true but counts is empty: nothing to sweep".into());
+        }
+        if c.sweep && c.chain != Chain::None {
+            return err(
+                "[capture] sweep = true with chain: the sweep already takes every pit a chain would"
+                    .into(),
+            );
+        }
+        if c.counts_taker.is_some() && !counts_set {
+            return err(
+                "[capture] counts-taker is set but counts is empty: no count capture".into(),
+            );
+        }
+        if c.target != Target::Last && !counts_set {
+            return err("[capture] target is set but counts is empty: no count capture".into());
+        }
         if let Some(&bad) = c.during.iter().find(|&&v| v == 0 || v > MAX_TOTAL) {
             return err(format!(
                 "[capture] during has {bad}: a capturing count is 1..{MAX_TOTAL}"
@@ -913,6 +1072,20 @@ impl Spec {
                 "[feed] must-feed = true with starving = \"forbidden\": say one of them (a move that leaves him nothing is already never legal)"
                     .into(),
             );
+        }
+        if f.leave != Leave::Seeds {
+            if f.starving == Starving::Allowed && !f.must_feed {
+                return err(
+                    "[feed] leave = \"a-move\" needs starving = \"forbidden\" or must-feed = true: no rule keeps the opponent anything"
+                        .into(),
+                );
+            }
+            if f.starving == Starving::UnlessForced {
+                return err(
+                    "[feed] leave = \"a-move\" with starving = \"unless-forced\": kete has no reading of both together"
+                        .into(),
+                );
+            }
         }
         if f.grand_slam != GrandSlam::Captures && !counts_set && c.opposite == Opposite::None {
             return err("[feed] grand-slam is set but no capture is described".into());
