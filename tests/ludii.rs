@@ -900,7 +900,7 @@ fn run_one(ludii: &Path, classes: &Path, tmp: &Path, target: &Target, games: usi
 
 // ------------------------------------------------------------ the report
 
-fn report(run: &Run, ludii: &str, games: usize, revision: &str) -> String {
+fn report(run: &Run, _ludii: &str, games: usize, revision: &str) -> String {
     let mut s = String::new();
     let by_kind = |k: Disagreement| run.diffs.iter().filter(|d| d.kind == k).count();
     let kinds = [
