@@ -181,6 +181,17 @@ fn bad_descriptions_are_refused_naming_the_field() {
         &good.replace("[end]\n", "[end]\nempty-turn = \"pass\"\n"),
         &["[end] empty-turn", "when-row-empty"],
     );
+    refused(
+        &good.replace("[end]\n", "[end]\nborrow = true\n"),
+        &["[end] borrow", "empty-turn = \"refill\""],
+    );
+    refused(
+        &good.replace(
+            "seeds = 4",
+            "seeds = 4\n\n[board.end-pits]\nbig = 10\ngap = false",
+        ),
+        &["gap = false", "after-empty"],
+    );
     // The name of one of kete's own games is not a file's to take.
     refused(
         &good.replace("name = \"kalah-described\"", "name = \"oware\""),
