@@ -26,6 +26,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("french-wari.toml", include_str!("games/french-wari.toml")),
     ("mangala-1979.toml", include_str!("games/mangala-1979.toml")),
     ("ayoayo.toml", include_str!("games/ayoayo.toml")),
+    ("o-an-quan.toml", include_str!("games/o-an-quan.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
