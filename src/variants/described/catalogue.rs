@@ -27,6 +27,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("mangala-1979.toml", include_str!("games/mangala-1979.toml")),
     ("ayoayo.toml", include_str!("games/ayoayo.toml")),
     ("o-an-quan.toml", include_str!("games/o-an-quan.toml")),
+    ("congkak.toml", include_str!("games/congkak.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
