@@ -28,6 +28,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("ayoayo.toml", include_str!("games/ayoayo.toml")),
     ("o-an-quan.toml", include_str!("games/o-an-quan.toml")),
     ("congkak.toml", include_str!("games/congkak.toml")),
+    ("pallanguzhi.toml", include_str!("games/pallanguzhi.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
