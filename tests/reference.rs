@@ -110,6 +110,9 @@ struct Tally {
     /// Games the implementation left unfinished (a ply cap, a move that
     /// never returned).
     unfinished: usize,
+    /// Games compared only up to a position of the implementation's that
+    /// is not a kete position (other seed totals).
+    unreadable: usize,
     found: Vec<Found>,
 }
 
@@ -234,7 +237,10 @@ fn compare(rules: &DescribedRules, t: &Trace, tally: &mut Tally) {
             // Only the end is compared after this.
             match Described::from_notation(rules, &t.plies[n - 1].after) {
                 Ok(p) => last = p,
-                Err(_) => return finish(tally, before, false),
+                Err(_) => {
+                    tally.unreadable += 1;
+                    return finish(tally, before, true);
+                }
             }
             break;
         }
@@ -315,7 +321,10 @@ fn compare(rules: &DescribedRules, t: &Trace, tally: &mut Tally) {
                 last = p;
                 pos = p;
             }
-            (_, _, Err(_)) => return finish(tally, before, false),
+            (_, _, Err(_)) => {
+                tally.unreadable += 1;
+                return finish(tally, before, true);
+            }
         }
         i += 1;
     }
@@ -393,7 +402,7 @@ fn section(
     let _ = writeln!(s, "## {title}\n");
     let _ = writeln!(
         s,
-        "{} games, {} plies compared, {} games agreed to the end{}.\n",
+        "{} games, {} plies compared, {} games agreed to the end{}{}.\n",
         tally.games,
         tally.plies,
         tally.agreed,
@@ -401,6 +410,14 @@ fn section(
             format!(
                 " ({} left unfinished by the implementation)",
                 tally.unfinished
+            )
+        } else {
+            String::new()
+        },
+        if tally.unreadable > 0 {
+            format!(
+                " ({} compared only up to a position that is not kete's)",
+                tally.unreadable
             )
         } else {
             String::new()
