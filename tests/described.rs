@@ -237,6 +237,17 @@ fn bad_descriptions_are_refused_naming_the_field() {
         ),
         &["[move] opening", "relay"],
     );
+    refused(
+        &good.replace("[end]\n", "[end]\nborrow = true\n"),
+        &["[end] borrow", "empty-turn = \"refill\""],
+    );
+    refused(
+        &good.replace(
+            "seeds = 4",
+            "seeds = 4\n\n[board.end-pits]\nbig = 10\ngap = false",
+        ),
+        &["gap = false", "after-empty"],
+    );
     // The name of one of kete's own games is not a file's to take.
     refused(
         &good.replace("name = \"kalah-described\"", "name = \"oware\""),
@@ -474,4 +485,38 @@ fn adjiboto_opens_with_each_hole_once_and_takes_forward() {
         after(&adji, open, &["A"]),
         "1-1-0-0-2-20-20-20-20-2-8-6-N-ABCDEabcde"
     );
+}
+
+/// Ô ăn quan's borrowing: a player whose squares are empty at his turn and
+/// whose store holds fewer dân than he has squares borrows the rest; the
+/// token writes his store `~` and what he owes, and the final count takes
+/// it off.
+#[test]
+fn o_an_quan_borrows_what_a_refill_lacks() {
+    let Variant::Described(rules) = Variant::by_name("o-an-quan").unwrap() else {
+        panic!("o-an-quan is a described game");
+    };
+    // South's squares are empty and his store holds 2 of the 5 he needs.
+    let pos = Described::from_notation(&rules, "0-0-0-0-0-0*-5-5-5-0-0-0*-2-33-S").unwrap();
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    assert_eq!(moves.len(), 10, "every square, both ways, after the refill");
+    // A< sows the one dân of A into the left ô quan; the square after it
+    // (North's e) is empty and so is the one beyond: nothing is taken.
+    let after = pos.play(pos.parse_move("A<").unwrap());
+    assert_eq!(after.to_notation(), "0-1-1-1-1-0*-5-5-5-0-0-1*-~3-33-N");
+    assert_eq!(after.total_seeds(), 70);
+    assert_eq!(
+        Described::from_notation(&rules, &after.to_notation()).unwrap(),
+        after
+    );
+    // At the end what South owes comes off his count: 4 dân in his row,
+    // 3 owed.
+    let end = Described::from_notation(&rules, "0-1-1-1-1-0-0-0-0-0-0-0-~3-69-N").unwrap();
+    assert_eq!(end.outcome().unwrap().seeds, Some((1, 69)));
+    // A debt is only written where the rules borrow.
+    let Variant::Described(sungka) = Variant::by_name("sungka").unwrap() else {
+        panic!("sungka is a described game");
+    };
+    assert!(Described::from_notation(&sungka, "7-7-7-7-7-7-7-7-7-7-7-7-7-7-~1-1-S").is_err());
 }

@@ -3,7 +3,14 @@ generic, parameterised mancala engine in Python, GPL-3.0) and writes them
 as kete's reference traces, one game a JSON line (see tests/reference.rs).
 
     python3 tests/reference/stoneshark.py CHECKOUT SEED GAMES OUT.jsonl \
-        [--props GameProps/Ayoayo.txt] [--game ayoayo]
+        [--props GameProps/Ayoayo.txt] [--game ayoayo] [--variant NAME] \
+        [--set game_info.rounds=0 ...] [--mirror]
+
+`--variant` chooses one of the file's variants; each `--set` changes one
+parameter after that (`game_constants.KEY` or `game_info.KEY`, the value
+read as JSON), so that one file plays the game kete describes (seven
+seeds a pit, one round). The trace's implementation field names the file,
+the variant and every parameter set.
 
 CHECKOUT is a checkout of StoneShark/MancalaGames; its `src` is imported
 from there and nothing of it is copied here. Game g of the run uses the
@@ -19,6 +26,12 @@ his left); `store` is [False, True]. False is kete's South and moves
 first. A move is a position counted on the screen from the left
 (`xlate_pos_loc(row, pos)` gives its location; the bottom row is row 1):
 its location is turned into kete's pit letter.
+
+With `--mirror` the board is read in a mirror: StoneShark sows the game
+anticlockwise with each store at its owner's right, kete clockwise with
+each store at its owner's left (Congkak), the same game seen from the
+other side of the board. South's hole i from his left is kete's pit
+holes-1-i, and North's likewise.
 """
 
 import argparse
@@ -38,6 +51,12 @@ def main():
     ap.add_argument("--props", default="GameProps/Ayoayo.txt",
                     help="the game's file, relative to the checkout")
     ap.add_argument("--game", default="ayoayo", help="kete's name of the game")
+    ap.add_argument("--variant", default=None,
+                    help="one of the file's variants")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a parameter, game_constants.KEY or game_info.KEY")
+    ap.add_argument("--mirror", action="store_true",
+                    help="the board seen from the other side (see above)")
     ap.add_argument("--max-plies", type=int, default=2000)
     args = ap.parse_args()
 
@@ -56,6 +75,27 @@ def main():
     game_log.active = False
 
     implementation = f"StoneShark/MancalaGames@{commit} {args.props}"
+    if args.variant:
+        implementation += f" variant {args.variant}"
+    for kv in args.set:
+        implementation += f" {kv}"
+
+    def make_game():
+        if not args.variant and not args.set:
+            return man_config.make_game(args.props)[0]
+        game_dict = man_config.read_game(args.props)
+        if man_config.PARAMS is None:
+            man_config.read_params_data()
+        if args.variant:
+            man_config.update_config_for_variant(game_dict, args.variant)
+        for kv in args.set:
+            key, value = kv.split("=", 1)
+            section, name = key.split(".", 1)
+            value = json.loads(value)
+            if section == "game_info":
+                value = man_config.convert_from_file("--set", name, value)
+            game_dict[section][name] = value
+        return man_config.game_from_config(game_dict)
 
     with open(args.out, "w", encoding="utf-8") as out:
         for g in range(args.games):
@@ -64,18 +104,30 @@ def main():
             # StoneShark draws the starter with the module's random: seed
             # it too, then set the starter to False all the same.
             random.seed(seed)
-            game, _ = man_config.make_game(args.props)
+            game = make_game()
             holes = game.cts.holes
             game.new_game()
             game.turn = game.starter = False
 
+            def kete_index(loc):
+                """StoneShark's location as kete's place."""
+                if not args.mirror:
+                    return loc
+                if loc < holes:
+                    return holes - 1 - loc
+                return holes + (2 * holes - 1 - loc)
+
             def letter(loc):
+                loc = kete_index(loc)
                 if loc < holes:
                     return chr(ord("A") + loc)
                 return chr(ord("a") + loc - holes)
 
             def token():
-                cells = list(game.board) + list(game.store)
+                board = [0] * (2 * holes)
+                for loc, seeds in enumerate(game.board):
+                    board[kete_index(loc)] = seeds
+                cells = board + list(game.store)
                 return "-".join(str(v) for v in cells) + "-" + ("N" if game.turn else "S")
 
             def legal():

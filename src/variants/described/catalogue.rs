@@ -39,6 +39,9 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ),
     ("english-wari.toml", include_str!("games/english-wari.toml")),
     ("adjiboto.toml", include_str!("games/adjiboto.toml")),
+    ("o-an-quan.toml", include_str!("games/o-an-quan.toml")),
+    ("congkak.toml", include_str!("games/congkak.toml")),
+    ("pallanguzhi.toml", include_str!("games/pallanguzhi.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {

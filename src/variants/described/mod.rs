@@ -67,15 +67,11 @@ impl Described {
     fn ready(&self) -> Option<Described> {
         let r = self.rules;
         if r.refill && self.row_seeds(self.side) == 0 {
-            if self.store(self.side) < r.m as u32 {
+            if self.store(self.side) < r.m as u32 && !r.borrow {
                 return None;
             }
             let mut p = *self;
-            let store = r.store(self.side);
-            for c in r.row(self.side) {
-                p.sub_cell(store, 1);
-                p.add_cell(c, 1);
-            }
+            p.refill_row(self.side);
             return Some(p);
         }
         Some(*self)
@@ -312,6 +308,9 @@ impl Described {
         let mut counts = [self.store(Side::South), self.store(Side::North)];
         let rows = [self.row_seeds(Side::South), self.row_seeds(Side::North)];
         let all = rows[0] + rows[1];
+        // What a player owes is taken from his count, which stops at 0
+        // (the result is the same).
+        let owed = [self.debt(Side::South), self.debt(Side::North)];
         match rule {
             SeedsLeft::Owner => {
                 counts[0] += rows[0];
@@ -331,7 +330,10 @@ impl Described {
             SeedsLeft::Nobody => {}
         }
         let _ = r;
-        Outcome::by_count(counts[0], counts[1])
+        Outcome::by_count(
+            counts[0].saturating_sub(owed[0]),
+            counts[1].saturating_sub(owed[1]),
+        )
     }
 
     /// Why the player to move cannot move.
@@ -530,8 +532,10 @@ impl Game for Described {
 
     fn seed_count(&self) -> Option<(u32, u32)> {
         Some((
-            self.store(Side::South) + self.row_seeds(Side::South),
-            self.store(Side::North) + self.row_seeds(Side::North),
+            (self.store(Side::South) + self.row_seeds(Side::South))
+                .saturating_sub(self.debt(Side::South)),
+            (self.store(Side::North) + self.row_seeds(Side::North))
+                .saturating_sub(self.debt(Side::North)),
         ))
     }
 
@@ -546,6 +550,8 @@ impl Game for Described {
             .map(|&v| v as u32)
             .sum::<u32>()
             + self.end_seeds()
+            - self.debt(Side::South)
+            - self.debt(Side::North)
     }
 
     fn hash(&self) -> u64 {

@@ -10,7 +10,8 @@
 //! `5-5-5-5-5-0*-5-5-5-5-5-0*-0-0-S`. A game with an opening adds one field
 //! after the side to move: the letters of the pits played in the opening
 //! so far (South's upper case, North's lower case), `.` for none:
-//! `10-10-10-10-10-10-10-10-10-10-0-0-N-A`.
+//! `10-10-10-10-10-10-10-10-10-10-0-0-N-A`. Where a refill borrows, a store in
+//! debt is written `~` and what its owner owes (`~3`).
 
 use super::position::Described;
 use super::rules::{Place, Rules};
@@ -188,6 +189,13 @@ pub fn to_notation(pos: &Described) -> String {
     let r = pos.rules;
     let mut s = String::new();
     for (c, _) in fields(r) {
+        if let Place::Store(side) = r.place[c]
+            && pos.debt(side) > 0
+        {
+            // A store in debt holds nothing: `~` and what he owes.
+            s.push_str(&format!("~{}-", pos.debt(side)));
+            continue;
+        }
         s.push_str(&pos.cell(c).to_string());
         if pos.big_at(c) {
             s.push('*');
@@ -271,6 +279,18 @@ pub fn from_notation(r: &'static Rules, text: &str) -> Result<Described, Notatio
         rules: r,
     };
     for (k, ((c, what), f)) in want.iter().zip(&parts).enumerate() {
+        if let (Place::Store(side), Some(owed)) = (r.place[*c], f.strip_prefix('~'))
+            && r.borrow
+        {
+            let v: u8 = owed.parse().ok().filter(|v| *v > 0).ok_or_else(|| {
+                NotationError(format!(
+                    "field {} ({what}) is '{f}': a store in debt is ~ and what its owner owes",
+                    k + 1
+                ))
+            })?;
+            pos.set_cell(r.debt_cell(side), v);
+            continue;
+        }
         let (digits, big) = match f.strip_suffix('*') {
             Some(d) if r.place[*c] == Place::End && r.big_value > 0 => (d, true),
             _ => (*f, false),

@@ -145,6 +145,45 @@ impl Described {
         (sum.wrapping_mul(ONES) >> 56) as u32
     }
 
+    /// What `side` owes for the seeds a refill borrowed (0 where the
+    /// rules do not borrow).
+    #[inline]
+    pub fn debt(&self, side: Side) -> u32 {
+        let r = self.rules;
+        if r.borrow {
+            self.cell(r.debt_cell(side)) as u32
+        } else {
+            0
+        }
+    }
+
+    /// The refill of `side`'s empty row, one seed a pit from his store,
+    /// borrowing the seeds the store lacks where the rules say so.
+    pub(super) fn refill_row(&mut self, side: Side) {
+        let r = self.rules;
+        let store = r.store(side);
+        for c in r.row(side) {
+            if self.cell(store) > 0 {
+                self.sub_cell(store, 1);
+            } else {
+                self.add_cell(r.debt_cell(side), 1);
+            }
+            self.add_cell(c, 1);
+        }
+    }
+
+    /// Captures pay a debt back first: what a player owes and what his
+    /// store holds are never both above 0.
+    pub(super) fn settle_debts(&mut self) {
+        let r = self.rules;
+        for side in [Side::South, Side::North] {
+            let (store, debt) = (r.store(side), r.debt_cell(side));
+            let paid = self.cell(store).min(self.cell(debt));
+            self.sub_cell(store, paid);
+            self.sub_cell(debt, paid);
+        }
+    }
+
     /// Seeds in the end pits, big pieces at their value.
     pub(super) fn end_seeds(&self) -> u32 {
         let r = self.rules;

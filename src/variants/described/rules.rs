@@ -72,6 +72,8 @@ pub struct Rules {
     pub start_big: u8,
     pub big_value: u8,
     pub end_capture_min: u8,
+    /// An empty end pit is a gap the capture after an empty pit crosses.
+    pub end_gap: bool,
     pub place: [Place; MAX_CELLS],
     /// 0 for South's pits, 1 for North's, 2 for every other place: an
     /// index into the row sums a move keeps.
@@ -132,6 +134,8 @@ pub struct Rules {
     pub majority: bool,
     pub repetition: Repetition,
     pub refill: bool,
+    /// A refill short of seeds borrows them ([`Rules::debt_cell`]).
+    pub borrow: bool,
     /// A player who cannot move passes; the game ends when neither can.
     pub pass: bool,
     /// Which ways each pit may be sown, from its owner's left: bit 0
@@ -173,6 +177,7 @@ impl Rules {
             *c = v as u8;
         }
         let (mut start_big, mut big_value, mut end_capture_min) = (0, 0, 0);
+        let end_gap = ends.as_ref().is_none_or(|e| e.gap);
         if let Some(e) = &ends {
             start[2 * m + 2] = e.seeds as u8;
             start[2 * m + 3] = e.seeds as u8;
@@ -286,6 +291,7 @@ impl Rules {
             start_big,
             big_value,
             end_capture_min,
+            end_gap,
             place,
             opposite,
             next,
@@ -332,6 +338,7 @@ impl Rules {
             majority: spec.end.majority,
             repetition: spec.end.repetition,
             refill: spec.end.empty_turn == EmptyTurn::Refill,
+            borrow: spec.end.borrow,
             pass: spec.end.empty_turn == EmptyTurn::Pass,
             pit_ways: pit_ways(&spec),
             end_pits_taken: spec.end.end_pits_taken,
@@ -414,6 +421,15 @@ impl Rules {
 
     pub fn has_ends(&self) -> bool {
         self.cells == 2 * self.m + 4
+    }
+
+    /// The byte that holds what `side` owes where a refill borrows: past
+    /// every place of the board (`2m + 4` for South, `2m + 5` for North),
+    /// so that it is hashed and compared with the board, and counted in
+    /// no row, store or end pit.
+    #[inline]
+    pub fn debt_cell(&self, side: Side) -> usize {
+        2 * self.m + 4 + side.index()
     }
 }
 

@@ -441,6 +441,9 @@ impl Work {
         if r.after_empty != AfterEmpty::None {
             self.after_empty_capture(last, nx, rec);
         }
+        if r.borrow {
+            self.p.settle_debts();
+        }
         let empty = self.row(opp) == 0;
         // What the feeding rules keep him: seeds, or a move.
         let starves = if r.leave_move {
@@ -517,15 +520,21 @@ impl Described {
 }
 
 impl Work {
-    /// Puts one seed from the mover's store into each of his pits.
+    /// Puts one seed from the mover's store into each of his pits,
+    /// borrowing those the store lacks where the rules say so.
     fn refill<R: Recorder>(&mut self, rec: &mut R) {
         let r = self.p.rules;
-        let store = r.store(self.p.side);
+        let me = self.p.side;
+        let store = r.store(me);
+        let lacking = (r.m as u32).saturating_sub(self.p.store(me));
         rec.note(|| "the row is empty: one seed from the store into each pit".to_string());
-        for c in r.row(self.p.side) {
-            // A store is in no row: only its count changes.
-            self.p.sub_cell(store, 1);
-            self.add(c, 1);
+        if lacking > 0 {
+            rec.note(|| format!("{lacking} of them borrowed, owed at the end"));
+        }
+        // A store is in no row: only its count changes.
+        self.p.refill_row(me);
+        self.rows[me.index()] += r.m as u32;
+        for c in r.row(me) {
             rec.take(store, c, 1);
         }
     }
@@ -705,7 +714,8 @@ impl Work {
         };
         for _ in 0..times {
             let q = nx[p] as usize;
-            if !self.p.is_empty_place(q) {
+            // Where an empty end pit is no gap, it ends the move.
+            if !self.p.is_empty_place(q) || (!r.end_gap && r.place[q] == Place::End) {
                 break;
             }
             let s = nx[q] as usize;

@@ -154,6 +154,13 @@ pub struct EndPits {
     /// small seeds (a "young" quan with fewer may not be taken).
     #[serde(default)]
     pub capture_min: u32,
+    /// Whether an empty end pit is a gap that the capture after an empty
+    /// pit (`[capture] after-empty`) reaches across, like an empty pit of
+    /// a row. `false`: only an empty pit of a row is such a gap, and an end
+    /// pit right after the last seed ends the move, empty or not (Ô ăn
+    /// quan as its players write it).
+    #[serde(default = "yes")]
+    pub gap: bool,
 }
 
 /// Which way seeds go round the board, seen from above with South below.
@@ -603,6 +610,13 @@ pub struct EndSpec {
     /// then takes the seeds of his own row (Ô ăn quan).
     #[serde(default)]
     pub end_pits_taken: bool,
+    /// With `empty-turn = "refill"`: a player whose store holds fewer
+    /// seeds than he has pits borrows the ones he lacks, and the game goes
+    /// on; what he owes is taken from his count when the game is scored,
+    /// and his captures pay it back first (Ô ăn quan's borrowing). Without
+    /// it, such a player cannot move and the game ends.
+    #[serde(default)]
+    pub borrow: bool,
 }
 
 /// `[check]`: the independent implementations the game is compared with.
@@ -1058,6 +1072,20 @@ impl Spec {
         let e = &self.end;
         if e.end_pits_taken && b.end_pits.is_none() {
             return err("[end] end-pits-taken = true needs [board.end-pits]".into());
+        }
+        if e.borrow && e.empty_turn != EmptyTurn::Refill {
+            return err(
+                "[end] borrow = true needs empty-turn = \"refill\": only a refill borrows".into(),
+            );
+        }
+        if let Some(ep) = &b.end_pits
+            && !ep.gap
+            && c.after_empty == AfterEmpty::None
+        {
+            return err(
+                "[board.end-pits] gap = false is set but no capture after an empty pit ([capture] after-empty) crosses a gap"
+                    .into(),
+            );
         }
         if e.empty_turn != EmptyTurn::End && e.when_row_empty {
             return err(
