@@ -520,3 +520,39 @@ fn o_an_quan_borrows_what_a_refill_lacks() {
     };
     assert!(Described::from_notation(&sungka, "7-7-7-7-7-7-7-7-7-7-7-7-7-7-~1-1-S").is_err());
 }
+
+/// Every built-in game ends: random games, and games of the first legal
+/// move (the likeliest to chase a few seeds round the board for ever),
+/// reach a position without moves or a repetition that ends the game,
+/// within 3,000 plies.
+#[test]
+fn every_built_in_game_ends_even_where_seeds_chase_each_other() {
+    let mut rng = Rng::new(7);
+    for r in kete::variants::described::catalogue::built_in() {
+        let rules = DescribedRules(r);
+        for game in 0..101 {
+            let mut pos = Described::start(&rules);
+            let mut seen = std::collections::HashSet::new();
+            let mut ended = false;
+            for _ in 0..3000 {
+                let mut moves = Vec::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    ended = true;
+                    break;
+                }
+                let mv = if game == 0 {
+                    moves[0]
+                } else {
+                    moves[rng.below(moves.len())]
+                };
+                pos = pos.play(mv);
+                if !seen.insert(pos.clone()) && pos.repetition_outcome().is_some() {
+                    ended = true;
+                    break;
+                }
+            }
+            assert!(ended, "{} game {game}: no end in 3,000 plies", r.spec.game.name);
+        }
+    }
+}

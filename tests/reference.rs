@@ -272,7 +272,19 @@ fn compare(rules: &DescribedRules, t: &Trace, tally: &mut Tally) {
         }
         if kete_legal.contains(&ply.mv) {
             let m = pos.parse_move(&ply.mv).expect("a legal move's text parses");
-            let after = pos.play(m);
+            let mut after = pos.play(m);
+            // kete writes a stuck player's pass as a move of his own; the
+            // implementations pass without one, naming the other side to
+            // move at once. Such passes are played here, so that the
+            // position after the move is compared.
+            if let Ok(theirs) = Described::from_notation(rules, &ply.after) {
+                while after.outcome().is_none()
+                    && after.side_to_move() != theirs.side_to_move()
+                    && legal_texts(&after) == ["pass"]
+                {
+                    after = after.play(after.parse_move("pass").expect("pass parses"));
+                }
+            }
             f.kete_after = after.to_notation();
             mine = Some(after);
         }
