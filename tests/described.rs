@@ -552,7 +552,11 @@ fn every_built_in_game_ends_even_where_seeds_chase_each_other() {
                     break;
                 }
             }
-            assert!(ended, "{} game {game}: no end in 3,000 plies", r.spec.game.name);
+            assert!(
+                ended,
+                "{} game {game}: no end in 3,000 plies",
+                r.spec.game.name
+            );
         }
     }
 }

@@ -297,3 +297,46 @@ fn the_specification_lists_every_engine_option_as_declared() {
         );
     }
 }
+
+/// Every field of the description format (a `pub` field of a section or
+/// table in `src/variants/described/spec.rs`) is in the guide's table of
+/// fields, written as a file writes it.
+#[test]
+fn the_guide_lists_every_description_field() {
+    let spec =
+        std::fs::read_to_string(Path::new(ROOT).join("src/variants/described/spec.rs")).unwrap();
+    let guide =
+        std::fs::read_to_string(Path::new(ROOT).join("docs/guide/10-describing.md")).unwrap();
+    let mut section = "";
+    let mut missing = Vec::new();
+    let mut seen = 0;
+    for line in spec.lines() {
+        if let Some(rest) = line.strip_prefix("pub struct ") {
+            section = rest.split_whitespace().next().unwrap_or("");
+            continue;
+        }
+        // The sections of the file and their tables; `Spec` itself holds
+        // the sections, and `[check]`'s lists hold entries of their own.
+        let is_section = !["Spec", "LudiiDiffers", "Known", "SpecError"].contains(&section);
+        let Some(field) = line.strip_prefix("    pub ") else {
+            continue;
+        };
+        let Some((name, _)) = field.split_once(':') else {
+            continue;
+        };
+        if !is_section || name.contains(' ') {
+            continue;
+        }
+        seen += 1;
+        let written = name.replace('_', "-");
+        // A field that holds a table is written as its heading.
+        if !guide.contains(&format!("`{written}`")) && !guide.contains(&format!(".{written}]`")) {
+            missing.push(format!("{section}: {written}"));
+        }
+    }
+    assert!(seen > 40, "only {seen} fields found in spec.rs");
+    assert!(
+        missing.is_empty(),
+        "fields not in the guide's table: {missing:?}"
+    );
+}

@@ -657,12 +657,14 @@ impl Replay<'_> {
                 if self.places.same(&next, st, !last) {
                     break;
                 }
-                // A relay lap by the same player.
+                // A relay lap by the same player, or his pass that ends
+                // the move where Ludii hands him one more decision (a
+                // capture inside a relay): kete's move has ended and the
+                // other player moves, so it cannot be kete's pass.
                 let forced = t.plies.get(j).filter(|p| {
-                    p.mover == ply.mover
-                        && st.mover == ply.mover
-                        && p.legal.len() == 1
-                        && p.legal[0].kind != "Pass"
+                    let own = p.mover == ply.mover && st.mover == ply.mover && p.legal.len() == 1;
+                    own && (p.legal[0].kind != "Pass"
+                        || (!over && side(ply.mover) != Some(next.side_to_move())))
                 });
                 if forced.is_some() {
                     j += 1;

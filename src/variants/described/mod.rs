@@ -84,8 +84,7 @@ impl Described {
         // Rows of eight pits or fewer, any seed enough, no opening rule in
         // force: the pits that are not empty, from the row's word (most
         // games).
-        let quick_done =
-            r.m <= 8 && r.min_seeds == 1 && !r.singletons_last && !self.in_opening();
+        let quick_done = r.m <= 8 && r.min_seeds == 1 && !r.singletons_last && !self.in_opening();
         let mut quick = if quick_done {
             crate::variants::two_row::nonzero_bytes(self.row_word(self.side))
         } else {
