@@ -59,7 +59,7 @@ class Cell:
     """One place of the board, as the board drawing sees it."""
 
     side: Side
-    kind: Literal["pit", "store", "hand"]
+    kind: Literal["pit", "store", "hand", "end"]
     row: int
     col: int
     name: str

@@ -559,7 +559,8 @@ impl Position {
         self.pair(CellKind::Hand)
     }
 
-    /// Every place of the board: pits, stores and hands, as drawn.
+    /// Every place of the board: pits, stores, hands and end pits (Ô ăn
+    /// quan's), as drawn.
     fn cells(&self) -> Vec<Cell> {
         self.inner
             .cells()
@@ -570,6 +571,7 @@ impl Position {
                     CellKind::Pit => "pit",
                     CellKind::Store => "store",
                     CellKind::Hand => "hand",
+                    CellKind::End => "end",
                 }
                 .to_string(),
                 row: c.row,
