@@ -229,9 +229,10 @@ pub fn set<R: RuleOptions>(rules: &mut R, name: &str, value: &str) -> Result<boo
                 .position(|v| bare(v) == bare(value))
                 .ok_or_else(|| {
                     format!(
-                        "{} must be {}, got '{value}'",
+                        "{} must be {}, got '{value}'{}",
                         option.name,
-                        values.join(" or ")
+                        values.join(" or "),
+                        suggestion(value, values.iter().copied())
                     )
                 })?;
             set(rules, i);
@@ -252,4 +253,77 @@ pub fn check<R: RuleOptions>(rules: &R) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The candidate a mistyped `word` most likely meant, if one is close
+/// enough to guess: the fewest letters to change, add or drop (case, spaces,
+/// hyphens and underscores aside), at most one for a short word and a third
+/// of the word's length for a long one. Ties go to the first candidate.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let bare = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let w = bare(word);
+    if w.is_empty() {
+        return None;
+    }
+    let most = (w.len() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(&w, &bare(c)), c))
+        .filter(|&(d, _)| d <= most)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// The distance between two words: letters changed, added, dropped, or
+/// two neighbours swapped (the commonest slip), each counting one.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * w + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let mut best = (d[(i - 1) * w + j] + 1)
+                    .min(d[i * w + j - 1] + 1)
+                    .min(d[(i - 1) * w + j - 1] + usize::from(a[i - 1] != b[j - 1]));
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * w + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+/// `; did you mean 'X'?` for a mistyped `word`, or nothing.
+pub fn suggestion<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
+    did_you_mean(word, candidates).map_or(String::new(), |c| format!("; did you mean '{c}'?"))
+}
+
+#[cfg(test)]
+mod guess_tests {
+    use super::*;
+
+    #[test]
+    fn a_misspelled_word_is_guessed_and_a_stranger_is_not() {
+        let names = ["Variant", "VariantFile", "Pits", "Seeds", "Hash"];
+        assert_eq!(did_you_mean("Varient", names), Some("Variant"));
+        assert_eq!(did_you_mean("varaint", names), Some("Variant"));
+        assert_eq!(did_you_mean("seed", names), Some("Seeds"));
+        assert_eq!(did_you_mean("Variant File", names), Some("VariantFile"));
+        assert_eq!(did_you_mean("Foo", names), None);
+        assert_eq!(did_you_mean("", names), None);
+        assert_eq!(suggestion("Hsah", names), "; did you mean 'Hash'?");
+        assert_eq!(suggestion("chess", names), "");
+    }
 }

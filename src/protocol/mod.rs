@@ -322,7 +322,12 @@ impl Engine {
                     {
                         Some((_, v)) => self.out.line(&format!("response {v}")),
                         None if name.is_empty() => self.out.error("query option needs a name"),
-                        None => self.out.error(&format!("unknown option '{name}'")),
+                        None => {
+                            let known = self.option_values();
+                            let guess =
+                                crate::options::suggestion(&name, known.iter().map(|(n, _)| &**n));
+                            self.out.error(&format!("unknown option '{name}'{guess}"))
+                        }
                     }
                 }
                 Some(q) => match self.nothing_to_search() {
@@ -398,6 +403,11 @@ impl Engine {
             all.push((o.name.to_string(), value));
         }
         for o in ENGINE_OPTIONS {
+            if o.name == "Level" && self.settings.limit_strength {
+                // UCI_Elo chooses the level: the one it chose is in play.
+                all.push((o.name.to_string(), self.elo_level().0.to_string()));
+                continue;
+            }
             all.push((o.name.to_string(), o.value(&self.settings)));
         }
         all.push((IN_USE.to_string(), self.database_in_use()));
@@ -507,6 +517,24 @@ impl Engine {
             return;
         }
         let (result, misfits) = self.set_option_value(&name, &value);
+        let strength = ["uci_elo", "uci_limitstrength", "variant", "variantfile"];
+        if result.is_ok()
+            && self.settings.limit_strength
+            && strength.contains(&name.to_ascii_lowercase().as_str())
+        {
+            let (level, elo) = self.elo_level();
+            let game = self.variant.name();
+            let elo = match elo {
+                Some(e) => {
+                    format!(" (Elo {e} in {game} on kete's scale of levels: greedy play 1000)")
+                }
+                None => String::new(),
+            };
+            self.out.line(&format!(
+                "info string UCI_Elo {} plays level {level}{elo}",
+                self.settings.elo
+            ));
+        }
         for (option, m) in misfits {
             self.out.error(&format!(
                 "{m}; no game is played until {option} is set again"
@@ -519,6 +547,29 @@ impl Engine {
             Err(e) => self.out.error(&e),
             Ok(()) => {}
         }
+    }
+
+    /// The level `UCI_Elo` chooses in the current game, with that level's
+    /// Elo where kete measured its levels in the game.
+    fn elo_level(&self) -> (&'static str, Option<i32>) {
+        struct ByElo(i64);
+        impl crate::variants::VariantVisitor for ByElo {
+            type Output = (&'static str, Option<i32>);
+            fn visit<G: crate::game::Game>(self, rules: G::Rules) -> Self::Output {
+                use crate::search::level::{self, LEVELS, Player};
+                let player = Player::by_elo::<G>(&rules, self.0);
+                let i = match player {
+                    Player::Level(i) => Some(i),
+                    Player::Full => Some(LEVELS.len() - 1),
+                    _ => None,
+                };
+                let elo = i
+                    .filter(|_| level::measured::<G>(&rules))
+                    .map(|i| level::level_elo::<G>(&rules, i));
+                (player.name(), elo)
+            }
+        }
+        self.variant.visit(ByElo(self.settings.elo))
     }
 
     /// Whether `name` is `Variant`, `VariantFile` or a rule option of some
@@ -596,10 +647,19 @@ impl Engine {
             {
                 self.set_variant_option(&name, &value).map(|m| misfits = m)
             }
-            _ => Err(format!("unknown option '{name}'")),
+            _ => {
+                let known = self.option_values();
+                let guess = crate::options::suggestion(&name, known.iter().map(|(n, _)| &**n));
+                Err(format!("unknown option '{name}'{guess}"))
+            }
         };
         let result = match result {
             Ok(()) => Ok(()),
+            Err(e) if key == "variant" || key == VARIANT_FILE.to_ascii_lowercase() => {
+                // A game name or file that names no game changes nothing:
+                // the game being played goes on.
+                Err(format!("{e}; the game stays {}", self.variant.name()))
+            }
             Err(e) if rule => {
                 // The game the client wants is not the one kete would play:
                 // nothing is played until the setting is given again.

@@ -415,8 +415,9 @@ impl EngineOption {
                 let all = values();
                 if !all.contains(&v.as_str()) {
                     return Err(format!(
-                        "{name} must be one of {}, got '{value}'",
-                        all.join(", ")
+                        "{name} must be one of {}, got '{value}'{}",
+                        all.join(", "),
+                        crate::options::suggestion(value, all.iter().copied())
                     ));
                 }
                 Value::Text(v)

@@ -112,6 +112,10 @@ macro_rules! registry {
         /// canonical ones; [`variant_names`] adds the described games.
         pub const VARIANT_NAMES: &[&str] = &[$( $(#[$attr])* $first, )+];
 
+        /// Every name the games of kete's own modules answer to, aliases
+        /// included (for guesses at a mistyped name).
+        const VARIANT_ALIASES: &[&[&str]] = &[$( $(#[$attr])* &[$first $(, $alias)*], )+];
+
         impl Variant {
             fn by_exact_name(name: &str) -> Option<Variant> {
                 match name {
@@ -291,15 +295,30 @@ impl Variant {
         if let Some(path) = trimmed.strip_prefix(FILE_PREFIX) {
             return Variant::from_file(path);
         }
-        let name = trimmed.to_ascii_lowercase();
+        // Any case, spaces or underscores for hyphens ("Togyz Kumalak").
+        let name = described::catalogue::normalise(trimmed);
         if let Some(v) = Variant::by_exact_name(&name) {
             return Ok(v);
         }
         if let Some(r) = described::catalogue::by_name(&name) {
             return Ok(Variant::Described(DescribedRules(r)));
         }
+        let described_aliases: Vec<&'static str> = described::catalogue::built_in()
+            .iter()
+            .flat_map(|r| {
+                std::iter::once(r.spec.game.name.as_str())
+                    .chain(r.spec.game.aliases.iter().map(|a| a.as_str()))
+            })
+            .collect();
+        let guess = crate::options::suggestion(
+            &name,
+            VARIANT_ALIASES
+                .iter()
+                .flat_map(|names| names.iter().copied())
+                .chain(described_aliases),
+        );
         Err(format!(
-            "unknown variant '{name}' (known: {}; or file:PATH for a description file)",
+            "unknown variant '{trimmed}'{guess} (known: {}; or file:PATH for a description file)",
             variant_names().join(", ")
         ))
     }
