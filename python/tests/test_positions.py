@@ -85,7 +85,7 @@ def test_random_games_play_to_an_outcome_with_its_reason(variant, options):
         assert o.winner == {"p1win": "south", "p2win": "north", "draw": None}[o.result]
         assert o.reason in (
             "empty-row", "majority", "cannot-feed", "repetition",
-            "no-legal-move", "never-ending-moves", "front-row-empty",
+            "no-legal-move", "never-ending-moves", "front-row-empty", "end-pits-taken",
         )
         assert o.reason_text
         if variant.startswith("bao"):

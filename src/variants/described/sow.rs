@@ -483,7 +483,16 @@ impl Work {
         if r.opening == Opening::Transfer {
             let to = r.next[me.index()][dir][from] as usize;
             rec.note(|| "opening: every seed into the next pit".to_string());
-            self.take(from, to, rec);
+            // The hand lifts them and puts them down in the next pit: the
+            // board shows it as a lift and drops into that one pit.
+            if R::ON {
+                let seeds = self.get(from);
+                rec.lift(from, seeds as u32);
+                for _ in 0..seeds {
+                    rec.drop_seed(to);
+                }
+            }
+            self.take(from, to, &mut Silent);
         } else {
             rec.note(|| "opening: no capture".to_string());
             if let Err(fails) = self.sow_seeds(from, dir, rec) {
