@@ -547,7 +547,7 @@ fn every_built_in_game_ends_even_where_seeds_chase_each_other() {
                     moves[rng.below(moves.len())]
                 };
                 pos = pos.play(mv);
-                if !seen.insert(pos.clone()) && pos.repetition_outcome().is_some() {
+                if !seen.insert(pos) && pos.repetition_outcome().is_some() {
                     ended = true;
                     break;
                 }

@@ -156,8 +156,10 @@ def main():
                 names = sorted(moves)
                 name = rng.choice(names)
                 cond = game.move(moves[name])
-                if cond is not None and not cond.is_game_over():
-                    # A repeat turn, or a pass StoneShark would make.
+                if cond is None or not cond.is_game_over():
+                    # A pass StoneShark would make (MUSTPASS): the player
+                    # to move next, after a repeat turn or not, has no
+                    # seeds and the other moves at once.
                     if game.info.mustpass:
                         game.test_pass()
                 record["plies"].append({"legal": names, "move": name, "after": token()})

@@ -42,6 +42,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("o-an-quan.toml", include_str!("games/o-an-quan.toml")),
     ("congkak.toml", include_str!("games/congkak.toml")),
     ("pallanguzhi.toml", include_str!("games/pallanguzhi.toml")),
+    ("dakon.toml", include_str!("games/dakon.toml")),
 ];
 
 static BUILT: LazyLock<Vec<&'static Rules>> = LazyLock::new(|| {
