@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::described::{after, legal};
 use common::rng::Rng;
 use kete::game::{Game, in_move_order};
 use kete::perft::perft;
@@ -357,20 +358,6 @@ fn game(name: &str, edit: Option<(&str, &str)>) -> DescribedRules {
     }
 }
 
-/// Plays `moves` from the position `token` and returns the position
-/// after them, as a token.
-fn after(rules: &DescribedRules, token: &str, moves: &[&str]) -> String {
-    let mut pos = Described::from_notation(rules, token).unwrap();
-    assert_eq!(pos.to_notation(), token, "the token reads back");
-    for m in moves {
-        let mv = pos
-            .parse_move(m)
-            .unwrap_or_else(|e| panic!("{m} at {}: {e}", pos.to_notation()));
-        pos = pos.play(mv);
-    }
-    pos.to_notation()
-}
-
 /// Enindji: a four made in North's row is North's, whoever made it.
 #[test]
 fn enindji_gives_a_four_to_the_owner_of_its_pit() {
@@ -441,13 +428,6 @@ fn gabata_sows_the_capturing_seed_on() {
         after(&gabata, "1-0-0-0-1-0-2-0-0-0-0-3-15-14-S", &["E"]),
         "1-0-0-0-0-0-1-0-0-0-0-3-17-14-N"
     );
-}
-
-fn legal(rules: &DescribedRules, token: &str) -> Vec<String> {
-    let pos = Described::from_notation(rules, token).unwrap();
-    let mut moves = Vec::new();
-    pos.legal_moves(&mut moves);
-    moves.iter().map(|&m| pos.format_move(m)).collect()
 }
 
 /// English Wari: the opening moves every seed of a pit into the next one,

@@ -3,9 +3,12 @@
 //! from his left, North's from his, South's store, North's, the side to
 //! move). protocol/RULES.md names these tests beside the fields.
 
+mod common;
+
+use common::described::{after, at, legal};
 use kete::game::{EndReason, Game, MoveError};
 use kete::variants::Variant;
-use kete::variants::described::{Described, DescribedRules};
+use kete::variants::described::DescribedRules;
 
 /// A game of `pits` a row whose other fields are `fields` (TOML after the
 /// `[board]` table's first lines).
@@ -17,31 +20,6 @@ fn game(board: &str, fields: &str) -> DescribedRules {
         Variant::Described(r) => r,
         v => panic!("{v:?}"),
     }
-}
-
-fn at(r: &DescribedRules, token: &str) -> Described {
-    Described::from_notation(r, token).unwrap_or_else(|e| panic!("{token}: {e}"))
-}
-
-/// The token after `moves` from `token`.
-fn after(r: &DescribedRules, token: &str, moves: &[&str]) -> String {
-    let mut p = at(r, token);
-    for m in moves {
-        let mv = p
-            .parse_move(m)
-            .unwrap_or_else(|e| panic!("{m} at {}: {e}", p.to_notation()));
-        p = p.play(mv);
-    }
-    p.to_notation()
-}
-
-fn legal(r: &DescribedRules, token: &str) -> Vec<String> {
-    let p = at(r, token);
-    let mut moves = Vec::new();
-    p.legal_moves(&mut moves);
-    let mut t: Vec<String> = moves.iter().map(|&m| p.format_move(m)).collect();
-    t.sort();
-    t
 }
 
 #[test]

@@ -5,6 +5,7 @@
 
 pub mod bao;
 pub mod battery;
+pub mod described;
 pub mod engine;
 pub mod http;
 pub mod rng;
