@@ -4,6 +4,7 @@ mod common;
 
 use kete::variants::VARIANT_NAMES;
 use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 use common::{EngineProcess, glob, is_progress};
@@ -545,4 +546,44 @@ fn go_solve_movetime_ends_a_solve_by_counting_with_its_bounds() {
         1
     );
     e.finish();
+}
+
+/// A rule option the game does not have is refused in the same words by
+/// every front end that names the game with it: the engine's command line,
+/// `kete play`, `kete solve` and kete-arena; `setoption` keeps it for a
+/// game that has it (a client may set the rules before the game) and says
+/// so in those words. (Python: python/tests/test_errors.py.)
+#[test]
+fn a_rule_the_game_lacks_is_refused_in_the_same_words_by_every_front_end() {
+    let why =
+        "option 'Rules' does not apply to togyz-kumalak (its options: Pits, Seeds, Tuzdyk, Atsyz)";
+    let kete = env!("CARGO_BIN_EXE_kete");
+    let arena = env!("CARGO_BIN_EXE_kete-arena");
+    let rules = ["--variant", "togyz", "--rules", "abapa"];
+    let engine = format!("cmd={kete}");
+    let runs: Vec<(&str, Vec<&str>)> = vec![
+        (kete, rules.to_vec()),
+        (kete, [&["play"][..], &rules].concat()),
+        (kete, [&["solve"][..], &rules].concat()),
+        (arena, [&rules[..], &["--engine", engine.as_str()]].concat()),
+    ];
+    for (bin, args) in runs {
+        let mut cmd = Command::new(bin);
+        cmd.args(&args);
+        let (out, err, ok) = common::run_with_input(cmd, "quit\n");
+        assert!(!ok, "{args:?} was accepted: {out}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    let mut cmd = Command::new(kete);
+    cmd.args(["--variant", "togyz"]);
+    let (out, _, ok) = common::run_with_input(
+        cmd,
+        "setoption name Rules value abapa\nsetoption name Variant value oware\nquery option Rules\nquit\n",
+    );
+    assert!(ok);
+    assert!(
+        out.contains(&format!("info string {why}; kept for a game that has it")),
+        "{out}"
+    );
+    assert!(out.contains("response abapa"), "{out}");
 }

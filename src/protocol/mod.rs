@@ -517,6 +517,13 @@ impl Engine {
             return;
         }
         let (result, misfits) = self.set_option_value(&name, &value);
+        if result.is_ok()
+            && let Some(why) = self.not_applying(&name, &value)
+        {
+            // Kept, so that a client may set the game after its rules.
+            self.out
+                .line(&format!("info string {why}; kept for a game that has it"));
+        }
         let strength = ["uci_elo", "uci_limitstrength", "variant", "variantfile"];
         if result.is_ok()
             && self.settings.limit_strength
@@ -572,6 +579,25 @@ impl Engine {
         self.variant.visit(ByElo(self.settings.elo))
     }
 
+    /// Why the rule option `name` does not apply to the game being played,
+    /// in the words every front end uses, if it does not (it is kept for
+    /// a game that has it).
+    fn not_applying(&self, name: &str, value: &str) -> Option<String> {
+        let is_variant_option = variant_options()
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(name));
+        let has = self
+            .variant
+            .options()
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(name));
+        if !is_variant_option || has {
+            return None;
+        }
+        let mut v = self.variant;
+        v.set_option(name, value).err()
+    }
+
     /// Whether `name` is `Variant`, `VariantFile` or a rule option of some
     /// variant.
     fn is_rule(&self, name: &str) -> bool {
@@ -592,6 +618,13 @@ impl Engine {
             result.map_err(|e| format!("{name}={value}: {e}"))?;
             if let Some((_, m)) = misfits.into_iter().next() {
                 return Err(m);
+            }
+        }
+        // The command line names the game and its rules at once: a rule
+        // the game lacks is an error, as in every other front end.
+        for (name, value) in settings {
+            if let Some(why) = self.not_applying(name, value) {
+                return Err(why);
             }
         }
         match self.game_unknown() {
