@@ -583,19 +583,22 @@ impl Engine {
     /// in the words every front end uses, if it does not (it is kept for
     /// a game that has it).
     fn not_applying(&self, name: &str, value: &str) -> Option<String> {
-        let is_variant_option = variant_options()
-            .iter()
-            .any(|o| o.name.eq_ignore_ascii_case(name));
+        let Some(option) = variant_options()
+            .into_iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+        else {
+            return None;
+        };
         let has = self
             .variant
             .options()
             .iter()
             .any(|o| o.name.eq_ignore_ascii_case(name));
-        if !is_variant_option || has {
+        if has {
             return None;
         }
         let mut v = self.variant;
-        v.set_option(name, value).err()
+        v.set_option(option.name, value).err()
     }
 
     /// Whether `name` is `Variant`, `VariantFile` or a rule option of some
