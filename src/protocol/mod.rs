@@ -583,12 +583,9 @@ impl Engine {
     /// in the words every front end uses, if it does not (it is kept for
     /// a game that has it).
     fn not_applying(&self, name: &str, value: &str) -> Option<String> {
-        let Some(option) = variant_options()
+        let option = variant_options()
             .into_iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name))
-        else {
-            return None;
-        };
+            .find(|o| o.name.eq_ignore_ascii_case(name))?;
         let has = self
             .variant
             .options()
