@@ -825,7 +825,8 @@ fn quote(s: &str) -> String {
     {
         s.to_string()
     } else {
-        format!("'{s}'")
+        // A quote inside closes the quoting, is escaped, and reopens it.
+        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 
