@@ -405,7 +405,12 @@ impl Engine {
         for o in ENGINE_OPTIONS {
             if o.name == "Level" && self.settings.limit_strength {
                 // UCI_Elo chooses the level: the one it chose is in play.
-                all.push((o.name.to_string(), self.elo_level().0.to_string()));
+                all.push((
+                    o.name.to_string(),
+                    session::level_for_elo(&self.variant, self.settings.elo)
+                        .0
+                        .to_string(),
+                ));
                 continue;
             }
             all.push((o.name.to_string(), o.value(&self.settings)));
@@ -529,7 +534,7 @@ impl Engine {
             && self.settings.limit_strength
             && strength.contains(&name.to_ascii_lowercase().as_str())
         {
-            let (level, elo) = self.elo_level();
+            let (level, elo) = session::level_for_elo(&self.variant, self.settings.elo);
             let game = self.variant.name();
             let elo = match elo {
                 Some(e) => {
@@ -554,29 +559,6 @@ impl Engine {
             Err(e) => self.out.error(&e),
             Ok(()) => {}
         }
-    }
-
-    /// The level `UCI_Elo` chooses in the current game, with that level's
-    /// Elo where kete measured its levels in the game.
-    fn elo_level(&self) -> (&'static str, Option<i32>) {
-        struct ByElo(i64);
-        impl crate::variants::VariantVisitor for ByElo {
-            type Output = (&'static str, Option<i32>);
-            fn visit<G: crate::game::Game>(self, rules: G::Rules) -> Self::Output {
-                use crate::search::level::{self, LEVELS, Player};
-                let player = Player::by_elo::<G>(&rules, self.0);
-                let i = match player {
-                    Player::Level(i) => Some(i),
-                    Player::Full => Some(LEVELS.len() - 1),
-                    _ => None,
-                };
-                let elo = i
-                    .filter(|_| level::measured::<G>(&rules))
-                    .map(|i| level::level_elo::<G>(&rules, i));
-                (player.name(), elo)
-            }
-        }
-        self.variant.visit(ByElo(self.settings.elo))
     }
 
     /// Why the rule option `name` does not apply to the game being played,

@@ -64,6 +64,19 @@ impl SearchOptions {
     }
 }
 
+/// The level `UCI_Elo` = `elo` chooses in the game of `variant`, with
+/// that level's Elo where kete measured its levels in the game.
+pub fn level_for_elo(variant: &crate::variants::Variant, elo: i64) -> (&'static str, Option<i32>) {
+    struct ByElo(i64);
+    impl crate::variants::VariantVisitor for ByElo {
+        type Output = (&'static str, Option<i32>);
+        fn visit<G: Game>(self, rules: G::Rules) -> Self::Output {
+            level::chosen_by_elo::<G>(&rules, self.0)
+        }
+    }
+    variant.visit(ByElo(elo))
+}
+
 /// Where a `position` command starts.
 pub enum Start<'a> {
     StartPos,

@@ -192,6 +192,21 @@ pub fn level_elo<G: Game>(rules: &G::Rules, i: usize) -> i32 {
         .unwrap_or(1000 + 200 * i as i32)
 }
 
+/// The player `UCI_Elo` = `elo` chooses in `G` under `rules`, by its
+/// `Level` name, with that level's Elo where it was measured.
+pub fn chosen_by_elo<G: Game>(rules: &G::Rules, elo: i64) -> (&'static str, Option<i32>) {
+    let player = Player::by_elo::<G>(rules, elo);
+    let i = match player {
+        Player::Level(i) => Some(i),
+        Player::Full => Some(LEVELS.len() - 1),
+        _ => None,
+    };
+    let elo = i
+        .filter(|_| measured::<G>(rules))
+        .map(|i| level_elo::<G>(rules, i));
+    (player.name(), elo)
+}
+
 /// Whether the levels' Elo in `G` under `rules` was measured (else
 /// [`level_elo`] is a placeholder, not to be shown as a measurement).
 pub fn measured<G: Game>(rules: &G::Rules) -> bool {
