@@ -213,6 +213,22 @@ impl Driver {
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
 
+    /// A picture of the board alone (`target/browser/board-NAME.png`), as
+    /// docs/board/ keeps one of each game.
+    fn board_shot(&self, name: &str) {
+        let png = self
+            .rt
+            .block_on(async {
+                let board = self.client().find(Locator::Css("#board")).await?;
+                board.screenshot().await
+            })
+            .expect("a screenshot of the board");
+        assert_eq!(&png[1..4], b"PNG");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("board-{name}.png")), png).unwrap();
+    }
+
     /// Opens the page and waits for its first board.
     fn open(&self, s: &Server) {
         self.goto(&s.url("/"));
@@ -1202,6 +1218,59 @@ fn browser_on_a_phone_every_pit_is_a_finger_wide() {
 }
 
 #[test]
+fn browser_opens_the_game_its_address_names() {
+    if !browser_here() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let s = Server::start();
+    let d = Driver::start(1200, 900);
+    let open = |query: &str, cells: usize| {
+        d.goto(&s.url(&format!("/{query}")));
+        d.wait(
+            "the board the address names",
+            &format!(
+                "return document.body.getAttribute('data-ready') === '1' && \
+                 document.querySelectorAll('#board g.cell').length === {cells} && location.search;"
+            ),
+            Duration::from_secs(30),
+        )
+    };
+    // A game by an alias spelt with a space: the address becomes its name.
+    let at = open("?variant=Togyz%20Kumalak", 20);
+    assert_eq!(at, json!("?variant=togyz-kumalak"));
+    assert_eq!(
+        d.script("return document.getElementById('variant').value;"),
+        json!("togyz-kumalak")
+    );
+    // A link with a rule option opens that board, though another game was
+    // kept in the browser.
+    let at = open("?variant=kalah&Pits=4", 10);
+    assert_eq!(at, json!("?variant=kalah&Pits=4"));
+    // Changing the rule changes the address; a rule back at the game's own
+    // leaves it out.
+    d.players("human", "human");
+    d.script("const i = document.getElementById('opt-Pits'); i.value = '5'; i.dispatchEvent(new Event('change'));");
+    d.script("const c = document.getElementById('confirm'); if (c && !c.hidden) document.getElementById('confirmyes').click();");
+    let at = d.wait(
+        "the address of the new board",
+        "return document.querySelectorAll('#board g.cell').length === 12 && location.search;",
+        Duration::from_secs(20),
+    );
+    assert_eq!(at, json!("?variant=kalah&Pits=5"));
+    d.game("oware");
+    assert_eq!(d.script("return location.search;"), json!("?variant=oware"));
+    // A name the page does not know is said, and the board stays.
+    d.goto(&s.url("/?variant=kalha"));
+    let error = d.wait(
+        "the refusal",
+        "const t = document.getElementById('error').textContent; return t || null;",
+        Duration::from_secs(30),
+    );
+    assert!(error.as_str().unwrap().contains("'kalha'"), "{error}");
+}
+
+#[test]
 fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
     if !browser_here() {
         return;
@@ -1234,8 +1303,47 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
         d.game(variant);
         check_board(&d, &s, &mut e, json!({"variant": variant}));
         d.screenshot(variant);
+        d.board_shot(variant);
+        // The address names the game on the board.
+        let address = d.script("return location.search;");
+        assert_eq!(address, json!(format!("?variant={variant}")), "{variant}");
+        if variant == "togyz-kumalak" || variant == "bestemshe" {
+            // The kazans lie between the rows: below North's otaus, above
+            // South's, each on its owner's right half.
+            let m = if variant == "bestemshe" { 5 } else { 9 };
+            let boxes = d.script(&format!(
+                "const r = (i) => document.getElementById('cell-' + i).getBoundingClientRect(); \
+                 return [r(0).top, r({m}).bottom, r({k}).top, r({k}).bottom, r({k}).left, r({n}).right, r(0).left, r({last}).right];",
+                k = 2 * m,
+                n = 2 * m + 1,
+                last = m - 1
+            ));
+            let f = |i: usize| boxes[i].as_f64().unwrap();
+            assert!(
+                f(2) >= f(1) - 0.5 && f(3) <= f(0) + 0.5,
+                "{variant}: the kazans lie between the rows: {boxes}"
+            );
+            assert!(
+                f(4) >= f(5) - 0.5,
+                "{variant}: South's kazan right of North's: {boxes}"
+            );
+            assert!(
+                f(4) >= f(6) && f(4) < f(7),
+                "{variant}: South's kazan over his row: {boxes}"
+            );
+            let names = d.script("return [...document.querySelectorAll('#board g.store')].map((g) => g.getAttribute('aria-label'));");
+            assert!(
+                names.to_string().contains("South's kazan, 0 kumalaks"),
+                "{names}"
+            );
+        }
         if variant == "togyz-kumalak" {
-            // A tuzdyk (South's, on North's otau 1) is drawn crossed out.
+            // A tuzdyk (South's, on North's otau 1) names its owner, and the
+            // legend says what it is; none is listed on a board without one.
+            assert_eq!(
+                d.script("return document.getElementById('key-tuzdyk').hidden;"),
+                json!(true)
+            );
             let token = "0-0-0-0-0-0-0-0-1-X-1-1-1-1-1-1-1-1-79-74-N";
             d.script(&format!(
                 "document.getElementById('positions').open = true; document.getElementById('starttoken').value = '{token}';"
@@ -1243,10 +1351,32 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
             d.start_pasted();
             d.wait(
                 "the tuzdyk drawn",
-                "return document.querySelectorAll('#board path.tuzdyk').length === 1;",
+                "return document.querySelectorAll('#board g.tuzdyk-mark[data-owner=\"south\"]').length === 1;",
                 Duration::from_secs(10),
             );
+            let shown = d.script(
+                "const k = document.getElementById('key-tuzdyk'); \
+                 return [k.hidden, k.getBoundingClientRect().width > 0, k.textContent, document.querySelector('#board g.tuzdyk-mark').textContent];",
+            );
+            assert_eq!(shown[0], json!(false), "{shown}");
+            assert_eq!(shown[1], json!(true), "{shown}");
+            assert!(shown[2].as_str().unwrap().contains("tuzdyk"), "{shown}");
+            assert_eq!(shown[3], json!("tuzdykSouth"), "{shown}");
             d.screenshot("togyz-kumalak-tuzdyk");
+            d.board_shot("togyz-kumalak-tuzdyk");
+        }
+        if variant == "bao-kiswahili" {
+            // The nyumba square and the kimbi, with their legend entries.
+            let marks = d.script(
+                "return [document.querySelectorAll('#board g.nyumba rect.shape').length, \
+                 document.querySelectorAll('#board circle.kimbi').length, \
+                 document.getElementById('key-nyumba').hidden, document.getElementById('key-kimbi').hidden];",
+            );
+            assert_eq!(
+                marks,
+                json!([2, 8, false, false]),
+                "nyumba squares, kimbi rings, legend"
+            );
         }
         if variant == "oware" {
             // The solve button on the 6x4 start, which no solve ends in the

@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 
 pub use turn::Turn;
 
-use crate::game::{Board, Cell, CellKind, Side};
+use crate::game::{Board, Cell, CellKind, Side, StoreSite, Words};
 
 /// How to draw.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -86,6 +86,9 @@ const END: f64 = 88.0;
 const PAD: f64 = 10.0;
 /// Gap between the two players' sides.
 const GAP: f64 = 12.0;
+/// Height of the band between the rows where stores stand there (Togyz
+/// Kumalak's kazans).
+const BAND: f64 = 104.0;
 /// Radius of a pit; of the circle its pebbles lie in; of a pebble.
 const PIT_R: f64 = 40.0;
 const HEAP_R: f64 = 27.0;
@@ -102,30 +105,74 @@ struct Place {
     h: f64,
 }
 
-/// The grid of a board: pits per row and rows per side.
-fn grid(cells: &[Cell]) -> (usize, usize) {
-    let pits = cells.iter().filter(|c| c.kind == CellKind::Pit);
-    let cols = pits.clone().map(|c| c.col as usize + 1).max().unwrap_or(1);
-    let rows = pits.map(|c| c.row as usize + 1).max().unwrap_or(1);
-    (cols, rows)
+/// The grid of a board: pits per row, rows per side, the side drawn at
+/// the bottom and where the stores stand.
+#[derive(Clone, Copy, Debug)]
+struct Grid {
+    cols: usize,
+    rows: usize,
+    bottom: Side,
+    site: StoreSite,
 }
 
-/// The size of the board lying down.
-fn size(cols: usize, rows: usize) -> (f64, f64) {
-    (
-        2.0 * PAD + 2.0 * END + cols as f64 * P,
-        2.0 * PAD + (2 * rows) as f64 * P + GAP,
-    )
+impl Grid {
+    fn new(cells: &[Cell], bottom: Side, site: StoreSite) -> Grid {
+        let pits = cells.iter().filter(|c| c.kind == CellKind::Pit);
+        let cols = pits.clone().map(|c| c.col as usize + 1).max().unwrap_or(1);
+        let rows = pits.map(|c| c.row as usize + 1).max().unwrap_or(1);
+        Grid {
+            cols,
+            rows,
+            bottom,
+            site,
+        }
+    }
+
+    /// The room left of the pits: a column for the stores at the ends.
+    fn left(&self) -> f64 {
+        match self.site {
+            StoreSite::Ends => END,
+            StoreSite::BetweenRows => 0.0,
+        }
+    }
+
+    /// The room between the two sides.
+    fn middle(&self) -> f64 {
+        match self.site {
+            StoreSite::Ends => GAP,
+            StoreSite::BetweenRows => BAND,
+        }
+    }
+
+    /// The size of the board lying down.
+    fn size(&self) -> (f64, f64) {
+        (
+            2.0 * PAD + 2.0 * self.left() + self.cols as f64 * P,
+            2.0 * PAD + (2 * self.rows) as f64 * P + self.middle(),
+        )
+    }
 }
 
 /// The place of `cell`, the board lying down with `bottom`'s side nearest
 /// the viewer: a player's pits run from his own left, his front row nearest
 /// the middle; stores stand at the ends spanning both sides, each at its
-/// owner's right; hands beside their owner's rows.
-fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
-    let mine = cell.side == bottom;
+/// owner's right, or between the rows end to end, each on its owner's
+/// right half; hands beside their owner's rows.
+fn place(cell: &Cell, g: &Grid) -> Place {
+    let (cols, rows) = (g.cols, g.rows);
+    let mine = cell.side == g.bottom;
     let half = rows as f64 * P;
-    let top_of = |mine: bool| if mine { PAD + half + GAP } else { PAD };
+    let left = g.left();
+    let top_of = |mine: bool| if mine { PAD + half + g.middle() } else { PAD };
+    if cell.kind == CellKind::Store && g.site == StoreSite::BetweenRows {
+        let w = cols as f64 * P / 2.0;
+        return Place {
+            x: PAD + if mine { 1.5 * w } else { 0.5 * w },
+            y: PAD + half + BAND / 2.0,
+            w,
+            h: BAND,
+        };
+    }
     match cell.kind {
         CellKind::Pit => {
             let col = if mine {
@@ -141,7 +188,7 @@ fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
                 rows - 1 - cell.row as usize
             };
             Place {
-                x: PAD + END + (col as f64 + 0.5) * P,
+                x: PAD + left + (col as f64 + 0.5) * P,
                 y: top_of(mine) + (row as f64 + 0.5) * P,
                 w: P,
                 h: P,
@@ -153,7 +200,7 @@ fn place(cell: &Cell, cols: usize, rows: usize, bottom: Side) -> Place {
             // (a game that sows clockwise keeps its store there).
             let at_left = cell.kind != CellKind::Hand && cell.col == 0;
             let x = if mine != at_left {
-                PAD + END + cols as f64 * P + END / 2.0
+                PAD + left + cols as f64 * P + END / 2.0
             } else {
                 PAD + END / 2.0
             };
@@ -273,7 +320,7 @@ fn esc(s: &str) -> String {
 /// its store or hand unless the game is over.
 pub fn svg<G: Board>(pos: &G, view: &View) -> String {
     let to_move = pos.outcome().is_none().then(|| pos.side_to_move());
-    picture(&pos.cells(), to_move, view)
+    picture(&pos.cells(), to_move, view, pos.store_site(), &pos.words())
 }
 
 const FONT: &str = r#"font-family="system-ui, -apple-system, 'Segoe UI', sans-serif""#;
@@ -281,18 +328,31 @@ const PEBBLE_FILL: [&str; 4] = ["#f3e9d2", "#e2d3b5", "#cdb892", "#efe0c2"];
 
 /// The cells of a position as an SVG picture; `to_move` is said in its
 /// title and marked at its store or hand.
+/// Stores stand at the ends, and things are called pits, seeds and stores.
 pub fn cells_svg(cells: &[Cell], to_move: Side, view: &View) -> String {
-    picture(cells, Some(to_move), view)
+    picture(
+        cells,
+        Some(to_move),
+        view,
+        StoreSite::Ends,
+        &Words::default(),
+    )
 }
 
-fn picture(cells: &[Cell], to_move: Option<Side>, view: &View) -> String {
-    let (cols, rows) = grid(cells);
+fn picture(
+    cells: &[Cell],
+    to_move: Option<Side>,
+    view: &View,
+    site: StoreSite,
+    words: &Words,
+) -> String {
     let bottom = if view.flipped {
         Side::North
     } else {
         Side::South
     };
-    let (lw, lh) = size(cols, rows);
+    let g = Grid::new(cells, bottom, site);
+    let (lw, lh) = g.size();
     let frame = Frame {
         portrait: view.portrait,
         height: lh,
@@ -314,23 +374,21 @@ fn picture(cells: &[Cell], to_move: Option<Side>, view: &View) -> String {
         s,
         r##"<rect class="wood" x="0" y="0" width="{width}" height="{height}" rx="22" fill="#8b5a2b" stroke="#5b3a1e" stroke-width="4"/>"##
     );
-    // The line between the two sides.
-    {
-        let (x0, y0) = frame.point(PAD + END, PAD + rows as f64 * P + GAP / 2.0);
-        let (x1, y1) = frame.point(
-            PAD + END + cols as f64 * P,
-            PAD + rows as f64 * P + GAP / 2.0,
-        );
+    // The line between the two sides (where no stores stand between them).
+    if site == StoreSite::Ends {
+        let mid = PAD + g.rows as f64 * P + GAP / 2.0;
+        let (x0, y0) = frame.point(PAD + END, mid);
+        let (x1, y1) = frame.point(PAD + END + g.cols as f64 * P, mid);
         let _ = write!(
             s,
             r##"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#5b3a1e" stroke-width="3" stroke-dasharray="2 6" stroke-linecap="round"/>"##
         );
     }
     for (i, c) in cells.iter().enumerate() {
-        cell(&mut s, i, c, to_move, view, &frame, cols, rows, bottom);
+        cell(&mut s, i, c, to_move, view, &frame, &g, words);
     }
     for a in &view.arrows {
-        arrow(&mut s, a, cells, &frame, cols, rows, bottom);
+        arrow(&mut s, a, cells, &frame, &g);
     }
     s.push_str("</svg>");
     s
@@ -365,16 +423,15 @@ fn cell(
     to_move: Option<Side>,
     view: &View,
     frame: &Frame,
-    cols: usize,
-    rows: usize,
-    bottom: Side,
+    g: &Grid,
+    words: &Words,
 ) {
-    let p = place(c, cols, rows, bottom);
+    let p = place(c, g);
     let (x, y, w, h) = frame.rect(&p);
     let (cx, cy) = (x + w / 2.0, y + h / 2.0);
     let legal = view.legal.contains(&i);
     let player = &view.players[c.side.index()];
-    let label = cell_label(c, player, legal, &marks(i, view));
+    let label = cell_label(c, player, legal, &marks(i, view), words);
     // The box the pebbles lie in.
     let (px, py, pw, ph) = match c.kind {
         CellKind::Pit => (cx - HEAP_R, cy - HEAP_R, 2.0 * HEAP_R, 2.0 * HEAP_R),
@@ -411,7 +468,7 @@ fn cell(
     pebbles(s, i, &spots);
     match c.kind {
         CellKind::Pit => pit_text(s, i, c, view, cx, cy),
-        _ => store_text(s, i, c, view, Some(c.side) == to_move, (x, y, w, h)),
+        _ => store_text(s, i, c, view, Some(c.side) == to_move, (x, y, w, h), words),
     }
     s.push_str("</g>");
 }
@@ -453,14 +510,17 @@ fn cell_classes(i: usize, c: &Cell, view: &View, legal: bool) -> Vec<&'static st
     class
 }
 
-/// What a screen reader says of a cell: its name, whose it is, its seeds,
-/// the game's marks, whether it can be played and the last turn's marks.
-fn cell_label(c: &Cell, player: &str, legal: bool, words: &[&str]) -> String {
+/// What a screen reader says of a cell, in the game's words: its name,
+/// whose it is, its seeds, the game's marks, whether it can be played and
+/// the last turn's marks.
+fn cell_label(c: &Cell, player: &str, legal: bool, marks: &[&str], w: &Words) -> String {
     format!(
-        "{}{}, {} seed{}{}{}{}",
+        "{}{}, {}{}{}{}",
         match c.kind {
+            // A game with its own word for a pit says it (otau 3).
+            CellKind::Pit if w.pit != "pit" => format!("{} {}", w.pit, c.name),
             CellKind::Pit => c.name.clone(),
-            CellKind::Store => format!("{}'s store", side_name(c.side)),
+            CellKind::Store => format!("{}'s {}", side_name(c.side), w.store),
             CellKind::Hand => format!("{}'s seeds in hand", side_name(c.side)),
             CellKind::End => format!("the end pit at {}'s right", side_name(c.side)),
         },
@@ -469,15 +529,14 @@ fn cell_label(c: &Cell, player: &str, legal: bool, words: &[&str]) -> String {
         } else {
             String::new()
         },
-        c.seeds,
-        if c.seeds == 1 { "" } else { "s" },
+        w.count(c.seeds),
         c.marks
             .iter()
             .filter(|m| **m != "functional")
-            .map(|m| format!(", {}", mark_words(m)))
+            .map(|m| format!(", {}", mark_words(m, c, w)))
             .collect::<String>(),
         if legal { ", legal move" } else { "" },
-        words.iter().map(|m| format!(", {m}")).collect::<String>(),
+        marks.iter().map(|m| format!(", {m}")).collect::<String>(),
     )
 }
 
@@ -519,20 +578,20 @@ fn cell_shape(s: &mut String, c: &Cell, legal: bool, (x, y, w, h): (f64, f64, f6
                 r##"<circle class="shape" cx="{cx}" cy="{cy}" r="{PIT_R}" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"##
             );
             if c.marks.contains(&"tuzdyk") {
-                // A Togyz Kumalak tuzdyk: crossed out, as players write it (X);
-                // what falls in goes to the player across.
-                let r = 0.55 * PIT_R;
+                tuzdyk(s, c.side.other(), cx, cy);
+            }
+            if c.marks.contains(&"kimbi") {
+                // Bao's kimbi (a kichwa and its neighbour): a second, dotted
+                // edge round the pit; a kichwa's is solid.
+                let dash = if c.marks.contains(&"kichwa") {
+                    ""
+                } else {
+                    r#" stroke-dasharray="3 5""#
+                };
                 let _ = write!(
                     s,
-                    r##"<path class="tuzdyk" d="M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}" stroke="#e8b04a" stroke-width="6" stroke-linecap="round"/>"##,
-                    cx - r,
-                    cy - r,
-                    cx + r,
-                    cy + r,
-                    cx + r,
-                    cy - r,
-                    cx - r,
-                    cy + r
+                    r##"<circle class="kimbi" cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="#d9b98a" stroke-width="2.5"{dash}/>"##,
+                    PIT_R + 6.0
                 );
             }
         }
@@ -547,6 +606,21 @@ fn cell_shape(s: &mut String, c: &Cell, legal: bool, (x, y, w, h): (f64, f64, f6
             );
         }
     }
+}
+
+/// A Togyz Kumalak tuzdyk, owned by `owner`: a gold ring naming its owner,
+/// so that it reads apart from the last turn's cross (captured). What falls
+/// in goes to the owner's kazan, so it never holds a kumalak.
+fn tuzdyk(s: &mut String, owner: Side, cx: f64, cy: f64) {
+    let _ = write!(
+        s,
+        r##"<g class="tuzdyk-mark" data-owner="{}" aria-hidden="true"><circle cx="{cx}" cy="{cy}" r="{}" fill="#2e1a0b" stroke="#e8b04a" stroke-width="5"/><text x="{cx}" y="{:.1}" {FONT} font-size="13" font-weight="600" text-anchor="middle" fill="#e8b04a">tuzdyk</text><text x="{cx}" y="{:.1}" {FONT} font-size="19" font-weight="800" text-anchor="middle" fill="#fffaf0">{}</text></g>"##,
+        side_name(owner).to_lowercase(),
+        PIT_R - 4.0,
+        cy - 6.0,
+        cy + 15.0,
+        side_name(owner),
+    );
 }
 
 /// The last turn's ring inside a pit's edge: where it started (solid),
@@ -591,7 +665,9 @@ fn pebbles(s: &mut String, i: usize, spots: &[(f64, f64)]) {
 /// last turn's shapes (the cues that are not colour).
 fn pit_text(s: &mut String, i: usize, c: &Cell, view: &View, cx: f64, cy: f64) {
     let (bx, by) = (cx + 0.34 * P, cy - 0.34 * P);
-    badge(s, bx, by, c.seeds, 15.0, 19.0);
+    if !c.marks.contains(&"tuzdyk") {
+        badge(s, bx, by, c.seeds, 15.0, 19.0);
+    }
     let _ = write!(
         s,
         r##"<text class="name" x="{:.1}" y="{:.1}" {FONT} font-size="17" font-weight="600" text-anchor="middle" dominant-baseline="central" fill="#fbeed3" aria-hidden="true">{}</text>"##,
@@ -612,12 +688,13 @@ fn store_text(
     view: &View,
     turn: bool,
     (x, y, w, h): (f64, f64, f64, f64),
+    words: &Words,
 ) {
     let cx = x + w / 2.0;
     let cy = y + h / 2.0;
     let player = &view.players[c.side.index()];
     let shown_name = match c.kind {
-        CellKind::Store => side_name(c.side).to_string(),
+        CellKind::Store => format!("{}'s {}", side_name(c.side), words.store),
         _ => format!("{}'s hand", side_name(c.side)),
     };
     let weight = if turn { 800 } else { 500 };
@@ -742,20 +819,12 @@ fn marks_shapes(s: &mut String, i: usize, view: &View, x: f64, y: f64) {
 }
 
 /// An arrow between two cells' centres, stopping short of both.
-fn arrow(
-    s: &mut String,
-    a: &Arrow,
-    cells: &[Cell],
-    frame: &Frame,
-    cols: usize,
-    rows: usize,
-    bottom: Side,
-) {
+fn arrow(s: &mut String, a: &Arrow, cells: &[Cell], frame: &Frame, g: &Grid) {
     let (Some(from), Some(to)) = (cells.get(a.from), cells.get(a.to)) else {
         return;
     };
     let centre = |c: &Cell| {
-        let p = place(c, cols, rows, bottom);
+        let p = place(c, g);
         frame.point(p.x, p.y)
     };
     let ((x0, y0), (x1, y1)) = (centre(from), centre(to));
@@ -787,12 +856,21 @@ fn arrow(
     );
 }
 
-/// A rule mark of a cell in words.
-fn mark_words(m: &str) -> &str {
+/// A rule mark of cell `c` in words.
+fn mark_words(m: &str, c: &Cell, w: &Words) -> String {
     match m {
-        "takasia" => "blocked (takasia)",
-        "tuzdyk" => "a tuzdyk of the player across",
-        other => other,
+        "takasia" => "blocked (takasia)".to_string(),
+        // A tuzdyk on a player's row is his opponent's.
+        "tuzdyk" => {
+            let owner = side_name(c.side.other());
+            format!(
+                "{owner}'s tuzdyk: {} falling here go to {owner}'s {}",
+                w.seeds, w.store
+            )
+        }
+        "kichwa" => "a kichwa".to_string(),
+        "kimbi" => "a kimbi".to_string(),
+        other => other.to_string(),
     }
 }
 
@@ -833,10 +911,9 @@ mod tests {
     #[test]
     fn turning_the_board_puts_north_at_the_bottom() {
         let cells = Kalah::start(&KalahRules::default()).cells();
-        let (cols, rows) = grid(&cells);
         let south_a = &cells[0];
-        let up = place(south_a, cols, rows, Side::South);
-        let down = place(south_a, cols, rows, Side::North);
+        let up = place(south_a, &Grid::new(&cells, Side::South, StoreSite::Ends));
+        let down = place(south_a, &Grid::new(&cells, Side::North, StoreSite::Ends));
         assert!(up.y > down.y, "South's A at the bottom, then at the top");
     }
 
@@ -918,6 +995,66 @@ mod tests {
     }
 
     #[test]
+    fn togyz_kazans_lie_between_the_rows_and_a_tuzdyk_names_its_owner() {
+        use crate::variants::togyz::{Togyz, TogyzRules};
+        // South's tuzdyk on North's otau 1.
+        let token = "0-0-0-0-0-0-0-0-1-X-1-1-1-1-1-1-1-1-79-74-N";
+        let pos = Togyz::from_notation(&TogyzRules::default(), token).unwrap();
+        for (flipped, portrait) in [(false, false), (true, false), (false, true), (true, true)] {
+            let view = View {
+                flipped,
+                portrait,
+                ..View::default()
+            };
+            let s = svg(&pos, &view);
+            let b = boxes(&s);
+            assert_eq!(b.len(), 20);
+            for i in 0..b.len() {
+                for j in 0..i {
+                    assert!(!overlap(b[i], b[j]), "cells {i} and {j}");
+                }
+            }
+            // Each kazan lies between South's otau 1 and North's, along
+            // the rows (across them when the board stands up).
+            let (axis, other): (
+                fn(&(f64, f64, f64, f64)) -> f64,
+                fn(&(f64, f64, f64, f64)) -> f64,
+            ) = if portrait {
+                (|r| r.0, |r| r.1)
+            } else {
+                (|r| r.1, |r| r.0)
+            };
+            let (lo, hi) = {
+                let (a, n) = (axis(&b[0]), axis(&b[9]));
+                (a.min(n), a.max(n))
+            };
+            for k in [18, 19] {
+                assert!(
+                    axis(&b[k]) > lo && axis(&b[k]) < hi,
+                    "kazan {k} between the rows"
+                );
+            }
+            // South's kazan at South's right: on the side of his otau 9.
+            let right_of_south =
+                (other(&b[18]) - other(&b[0])).abs() > (other(&b[18]) - other(&b[8])).abs();
+            assert!(
+                right_of_south,
+                "South's kazan by his otau 9 ({flipped}, {portrait})"
+            );
+        }
+        let s = svg(&pos, &View::default());
+        assert!(s.contains(r#"class="tuzdyk-mark" data-owner="south""#));
+        assert!(s.contains(
+            "otau 1, 0 kumalaks, South's tuzdyk: kumalaks falling here go to South's kazan"
+        ));
+        assert!(s.contains("South's kazan, 79 kumalaks"));
+        assert!(
+            !s.contains(" seeds") && !s.contains("'s store"),
+            "no seeds or stores in Togyz's words"
+        );
+    }
+
+    #[test]
     fn standing_up_puts_the_bottom_row_on_the_left_read_downwards() {
         let cells = Kalah::start(&KalahRules::default()).cells();
         let view = View {
@@ -929,7 +1066,7 @@ mod tests {
         // South's A above his B, both left of North's row; his store below.
         assert!(b[0].1 < b[1].1 && b[0].0 < b[6].0);
         assert!(b[12].1 > b[5].1);
-        let (w, h) = size(6, 1);
+        let (w, h) = Grid::new(&cells, Side::South, StoreSite::Ends).size();
         assert!(s.contains(&format!(r#"viewBox="0 0 {h} {w}""#)));
     }
 

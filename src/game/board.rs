@@ -50,6 +50,76 @@ pub enum TraceStep {
     Note { text: String },
 }
 
+/// What a game's players call its things, singular and plural, for every
+/// word kete shows them (a board's labels, hints, evaluations): Togyz
+/// Kumalak's otaus, kumalaks and kazans, a described game's own.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Words {
+    #[serde(default = "Words::pit")]
+    pub pit: String,
+    #[serde(default = "Words::pits")]
+    pub pits: String,
+    #[serde(default = "Words::seed")]
+    pub seed: String,
+    #[serde(default = "Words::seeds")]
+    pub seeds: String,
+    #[serde(default = "Words::store")]
+    pub store: String,
+    #[serde(default = "Words::end_pit")]
+    pub end_pit: String,
+}
+
+impl Words {
+    /// `n` seeds in these words: "1 kumalak", "5 kumalaks".
+    pub fn count(&self, n: u32) -> String {
+        format!("{n} {}", if n == 1 { &self.seed } else { &self.seeds })
+    }
+
+    fn pit() -> String {
+        "pit".into()
+    }
+    fn pits() -> String {
+        "pits".into()
+    }
+    fn seed() -> String {
+        "seed".into()
+    }
+    fn seeds() -> String {
+        "seeds".into()
+    }
+    fn store() -> String {
+        "store".into()
+    }
+    fn end_pit() -> String {
+        "end pit".into()
+    }
+}
+
+impl Default for Words {
+    fn default() -> Self {
+        Words {
+            pit: Words::pit(),
+            pits: Words::pits(),
+            seed: Words::seed(),
+            seeds: Words::seeds(),
+            store: Words::store(),
+            end_pit: Words::end_pit(),
+        }
+    }
+}
+
+/// Where a board keeps its stores: at its ends, each at its owner's right
+/// (Kalah, Oware), or between the rows (Togyz Kumalak's kazans, end to end,
+/// each at its owner's right).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoreSite {
+    #[default]
+    Ends,
+    BetweenRows,
+}
+
 /// A game that can be drawn as places holding seeds and can tell, seed by
 /// seed, what a move does: what a board drawing needs, given by the
 /// variant's own rules so that the drawing implements none.
@@ -63,6 +133,11 @@ pub trait Board: Game {
     /// [`Game::play`] with its steps: the position returned equals
     /// `play(mv)`, and the steps applied to `cells()` give its cells.
     fn play_traced(&self, mv: Self::Move) -> (Self, Vec<TraceStep>);
+
+    /// Where the stores stand.
+    fn store_site(&self) -> StoreSite {
+        StoreSite::Ends
+    }
 }
 
 /// Applies `steps` to the seed counts of `cells`: what a board drawing does

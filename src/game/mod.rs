@@ -13,7 +13,7 @@ mod index;
 mod record;
 mod solve;
 
-pub use board::{Board, Cell, CellKind, TraceStep, apply_trace};
+pub use board::{Board, Cell, CellKind, StoreSite, TraceStep, Words, apply_trace};
 pub use db::{DB_BOARD, DbBoard, DbBuild, DbFamily, DbGame, DbSpec, DbVisitor};
 pub use eval::{
     Evaluator, MAX_FEATURES, MAX_NET_ACTIVE, PHASE, linear_eval, linear_terms, linear_value,
@@ -404,6 +404,11 @@ pub trait Game: Clone + PartialEq + fmt::Debug + Send + Sync + 'static {
 
     /// A multi-line text drawing of the board for people.
     fn diagram(&self) -> String;
+
+    /// What the game's players call its things (pits, seeds, stores).
+    fn words(&self) -> Words {
+        Words::default()
+    }
 
     /// A run of moves written together, as Aalina and its GUI Aualé write
     /// a move list (`FbCe`): one text per move with the side its spelling

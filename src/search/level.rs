@@ -32,6 +32,8 @@ pub struct Level {
     pub name: &'static str,
     /// The name people see.
     pub title: &'static str,
+    /// Who it suits, in one line for people.
+    pub words: &'static str,
     /// Whether it always plays a move that wins the game at once.
     pub sees_wins: bool,
 }
@@ -60,44 +62,56 @@ pub const LEVELS: [Level; 8] = [
     Level {
         name: "first-game",
         title: "First game",
+        words: "someone who has just learnt the rules; it sees only the move it makes",
         sees_wins: false,
     },
     Level {
         name: "beginner",
         title: "Beginner",
+        words: "a player who knows the rules and takes what is offered",
         sees_wins: true,
     },
     Level {
         name: "novice",
         title: "Novice",
+        words: "a player who starts to look at the reply",
         sees_wins: true,
     },
     Level {
         name: "casual",
         title: "Casual",
+        words: "a player who plays now and then",
         sees_wins: true,
     },
     Level {
         name: "club",
         title: "Club player",
+        words: "a club player",
         sees_wins: true,
     },
     Level {
         name: "strong",
         title: "Strong",
+        words: "a strong club player",
         sees_wins: true,
     },
     Level {
         name: "expert",
         title: "Expert",
+        words: "a very strong player: it rarely strays from the best move",
         sees_wins: true,
     },
     Level {
         name: "full",
         title: "Full strength",
+        words: "kete at full strength",
         sees_wins: true,
     },
 ];
+
+/// What a level's Elo means, for wherever a person sees one.
+pub const SCALE_WORDS: &str = "kete's own scale: greedy play (always taking the most at once) is 1000, \
+     each level measured against its neighbours in each game; not a chess rating";
 
 /// Who chooses the move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -283,6 +283,19 @@ pub fn described_names() -> impl Iterator<Item = &'static str> {
         .map(|r| r.spec.game.name.as_str())
 }
 
+/// Every name the game called `name` (canonical) answers to besides it,
+/// as written: its aliases.
+pub fn aliases_of(name: &str) -> Vec<&'static str> {
+    if let Some(names) = VARIANT_ALIASES.iter().find(|n| n[0] == name) {
+        return names[1..].to_vec();
+    }
+    described::catalogue::built_in()
+        .iter()
+        .find(|r| r.spec.game.name == name)
+        .map(|r| r.spec.game.aliases.iter().map(|a| a.as_str()).collect())
+        .unwrap_or_default()
+}
+
 /// The prefix of a game named by its description file.
 pub const FILE_PREFIX: &str = "file:";
 

@@ -9,11 +9,11 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::variant_args::VariantArgs;
-use kete::game::{Game, GameRecord, GameResult, Outcome, Side, in_move_order};
+use kete::game::{Game, GameRecord, GameResult, Outcome, Side, Words, in_move_order};
 use kete::protocol::text::score_text;
 use kete::search::level::{self, Player};
 use kete::search::{self, Limits, Settings, Shared};
-use kete::variants::VariantVisitor;
+use kete::variants::{Variant, VariantVisitor};
 
 /// The options of `kete play` besides the variant.
 #[derive(Args, Clone, Debug)]
@@ -41,7 +41,10 @@ pub struct PlayArgs {
 }
 
 const HELP: &str = "\
-Type a move (its pit letter, e.g. C; in Bao e.g. A6> or a3<) or:
+Type a move as the legal moves list it: a pit's letter (Kalah, Oware, En Dodoi
+and the described games: C), a pit and a direction in Bao (A6> or a3<), the
+otau and where its last kumalak falls in Togyz Kumalak (54: from otau 5, the
+last kumalak in otau 4). Or:
   undo   take back your last move (and the engine's reply)
   hint   the engine's best move for you, with its score
   new    start a new game (same side, variant and strength)
@@ -93,7 +96,7 @@ pub fn run(
         None => None,
     };
     let strength = match (player, args.movetime) {
-        (Some(p), _) => format!("level {}", p.name()),
+        (Some(p), _) => level_name(&variant, p),
         (None, Some(ms)) => format!("{ms} ms a move"),
         (None, None) => format!("depth {}", args.depth),
     };
@@ -104,6 +107,9 @@ pub fn run(
         side_name(human),
         side_name(human.other()),
     )?;
+    if let Some(p) = player {
+        writeln!(output, "{}", level_words(p))?;
+    }
     variant.visit(Play {
         args,
         player,
@@ -112,6 +118,75 @@ pub fn run(
         output,
         echo,
     })
+}
+
+/// A score from the mover's side in the game's words: "+6 seeds", "-1.5
+/// kumalaks", "a win in 3", "a loss in 2", "even".
+fn score_words(score: i32, words: &Words) -> String {
+    let text = score_text(score);
+    if let Some(m) = text.strip_prefix("mate ") {
+        let m: i32 = m.parse().unwrap_or(0);
+        let moves = |n: i32| format!("{n} move{}", if n == 1 { "" } else { "s" });
+        return if m > 0 {
+            format!("a win in {}", moves(m))
+        } else {
+            format!("a loss in {}", moves(-m))
+        };
+    }
+    let n = score.unsigned_abs() as f64 / 100.0;
+    if n < 0.05 {
+        return "even".into();
+    }
+    let shown = if n >= 10.0 || (n - n.round()).abs() < 0.05 {
+        format!("{}", n.round())
+    } else {
+        format!("{n:.1}")
+    };
+    let unit = if shown == "1" {
+        &words.seed
+    } else {
+        &words.seeds
+    };
+    format!("{}{shown} {unit}", if score > 0 { "+" } else { "-" })
+}
+
+/// A level by name, with its Elo in this game where it was measured (full
+/// strength's depends on its time: none is shown).
+fn level_name(variant: &Variant, p: Player) -> String {
+    let elo = match p {
+        Player::Level(i) => variant.visit(LevelElo(i)),
+        Player::Greedy => Some(1000),
+        _ => None,
+    };
+    match elo {
+        Some(e) => format!("level {} (Elo {e})", p.name()),
+        None => format!("level {}", p.name()),
+    }
+}
+
+/// A level in words: who it suits, and what its Elo means.
+fn level_words(p: Player) -> String {
+    let who = match p {
+        Player::Level(i) => level::LEVELS[i].words,
+        Player::Full => level::LEVELS[level::LEVELS.len() - 1].words,
+        Player::Random => "any legal move, each as likely",
+        Player::Greedy => "the move that takes the most at once",
+    };
+    format!(
+        "Level {}: {who}. Its Elo is on {}.",
+        p.name(),
+        level::SCALE_WORDS
+    )
+}
+
+/// The Elo of level `i` in a game, where it was measured.
+struct LevelElo(usize);
+
+impl VariantVisitor for LevelElo {
+    type Output = Option<i32>;
+    fn visit<G: Game>(self, rules: G::Rules) -> Option<i32> {
+        level::measured::<G>(&rules).then(|| level::level_elo::<G>(&rules, self.0))
+    }
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -279,9 +354,9 @@ impl<'a, G: Game> Session<'a, G> {
         };
         writeln!(
             self.out,
-            "kete plays {} (score {} for kete, depth {})",
+            "kete plays {} ({} for kete, depth {})",
             self.record.position().format_move(mv),
-            score_text(r.score),
+            score_words(r.score, &self.record.position().words()),
             r.depth
         )?;
         self.record.play(mv);
@@ -391,9 +466,9 @@ impl<'a, G: Game> Session<'a, G> {
         if let Some(mv) = r.best {
             writeln!(
                 self.out,
-                "hint: {} (score {} for you, depth {})",
+                "hint: {} ({} for you, depth {})",
                 self.record.position().format_move(mv),
-                score_text(r.score),
+                score_words(r.score, &self.record.position().words()),
                 r.depth
             )?;
         }

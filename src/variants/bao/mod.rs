@@ -146,6 +146,14 @@ impl Board for Bao {
                 if side == self.side && self.takasia == Some(i as u8) {
                     marks.push("takasia");
                 }
+                // The ends of the front row (kichwa) and their neighbours
+                // (with them, the kimbi) decide where captured seeds enter.
+                if row == 0 && matches!(number, 1 | 8) {
+                    marks.push("kichwa");
+                }
+                if row == 0 && matches!(number, 1 | 2 | 7 | 8) {
+                    marks.push("kimbi");
+                }
                 out.push(Cell {
                     side,
                     kind: CellKind::Pit,

@@ -587,6 +587,10 @@ impl Game for Described {
     fn diagram(&self) -> String {
         notation::diagram(self)
     }
+
+    fn words(&self) -> crate::game::Words {
+        self.rules.spec.game.words.clone()
+    }
 }
 
 impl Board for Described {

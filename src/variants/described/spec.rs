@@ -6,6 +6,8 @@
 
 use serde::Deserialize;
 
+pub use crate::game::Words;
+
 /// Most pits per row a description may have.
 pub const MAX_PITS: usize = 12;
 
@@ -59,58 +61,6 @@ pub struct GameSpec {
     /// sentences (e.g. a simultaneous start played turn by turn).
     #[serde(default)]
     pub note: Option<String>,
-}
-
-/// The game's own words for its things, singular and plural.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct Words {
-    #[serde(default = "Words::pit")]
-    pub pit: String,
-    #[serde(default = "Words::pits")]
-    pub pits: String,
-    #[serde(default = "Words::seed")]
-    pub seed: String,
-    #[serde(default = "Words::seeds")]
-    pub seeds: String,
-    #[serde(default = "Words::store")]
-    pub store: String,
-    #[serde(default = "Words::end_pit")]
-    pub end_pit: String,
-}
-
-impl Words {
-    fn pit() -> String {
-        "pit".into()
-    }
-    fn pits() -> String {
-        "pits".into()
-    }
-    fn seed() -> String {
-        "seed".into()
-    }
-    fn seeds() -> String {
-        "seeds".into()
-    }
-    fn store() -> String {
-        "store".into()
-    }
-    fn end_pit() -> String {
-        "end pit".into()
-    }
-}
-
-impl Default for Words {
-    fn default() -> Self {
-        Words {
-            pit: Words::pit(),
-            pits: Words::pits(),
-            seed: Words::seed(),
-            seeds: Words::seeds(),
-            store: Words::store(),
-            end_pit: Words::end_pit(),
-        }
-    }
 }
 
 /// `[board]`.

@@ -7,7 +7,8 @@
 //! the cell itself is always empty.
 
 use crate::game::{
-    Board, Cell, CellKind, EndReason, Game, MoveError, NotationError, Outcome, Side, TraceStep,
+    Board, Cell, CellKind, EndReason, Game, MoveError, NotationError, Outcome, Side, StoreSite,
+    TraceStep, Words,
 };
 use crate::options::{RuleOption, RuleOptions};
 
@@ -75,9 +76,9 @@ impl TogyzRules {
 impl RuleOptions for TogyzRules {
     const OPTIONS: &'static [RuleOption<Self>] = &[
         crate::spin_option!(TogyzRules, "Pits", pits, MIN_PITS, MAX_PITS, aliases: ["otaus"],
-            flag: "pits", label: "Otaus per side", help: "pits (houses, holes) per row"),
+            flag: "pits", label: "Otaus per side", help: "otaus per row"),
         crate::spin_option!(TogyzRules, "Seeds", seeds, 1, MAX_SEEDS, aliases: ["kumalaks"],
-            flag: "seeds", label: "Kumalaks per otau", help: "seeds per pit at the start"),
+            flag: "seeds", label: "Kumalaks per otau", help: "kumalaks per otau at the start"),
         crate::combo_option!(TogyzRules, "Tuzdyk", tuzdyks,
             ["on" ("a last kumalak making three takes the otau for good") => true,
              "off" ("no tuzdyks, as in Bestemshe") => false],
@@ -327,6 +328,12 @@ impl Board for Togyz {
             });
         }
         cells
+    }
+
+    /// The kazans lie between the rows, end to end, each at its owner's
+    /// right (as on a Kazakh board and in Ludii's Toguz Kumalak).
+    fn store_site(&self) -> StoreSite {
+        StoreSite::BetweenRows
     }
 
     fn move_cell(&self, mv: OtauMove) -> usize {
@@ -657,14 +664,14 @@ impl Game for Togyz {
         s
     }
 
+    /// North's otaus above (his first at the right), the kazans between
+    /// the rows (each at its owner's right), South's otaus below. A tuzdyk
+    /// is written with its owner's letter, `[S]`, and a key says so.
     fn diagram(&self) -> String {
         let m = self.m();
-        let cell = |c: usize| {
-            if self.tuzdyk_owner(c).is_some() {
-                "  X ".to_string()
-            } else {
-                format!("{:>3} ", self.cells[c])
-            }
+        let cell = |c: usize| match self.tuzdyk_owner(c) {
+            Some(owner) => format!(" [{}]", owner.letter()),
+            None => format!("{:>3} ", self.cells[c]),
         };
         let mut out = String::from("      ");
         for j in (0..m).rev() {
@@ -675,9 +682,8 @@ impl Game for Togyz {
             out.push_str(&cell(m + j));
         }
         out.push_str(&format!(
-            "\n{:>4}  {}{:>4}\n      ",
+            "\n      North's kazan {:>3} | South's kazan {:>3}\n      ",
             self.kazan(Side::North),
-            " ".repeat(4 * m),
             self.kazan(Side::South)
         ));
         for i in 0..m {
@@ -688,7 +694,31 @@ impl Game for Togyz {
             out.push_str(&format!("  {} ", i + 1));
         }
         out.push('\n');
+        for side in [Side::South, Side::North] {
+            if self.tuzdyk(side).is_some() {
+                let name = if side == Side::South {
+                    "South"
+                } else {
+                    "North"
+                };
+                out.push_str(&format!(
+                    "[{}] {name}'s tuzdyk: kumalaks falling there go to {name}'s kazan\n",
+                    side.letter()
+                ));
+            }
+        }
         crate::game::trim_lines(&out)
+    }
+
+    fn words(&self) -> Words {
+        Words {
+            pit: "otau".into(),
+            pits: "otaus".into(),
+            seed: "kumalak".into(),
+            seeds: "kumalaks".into(),
+            store: "kazan".into(),
+            ..Words::default()
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use kete::draw;
 use kete::game::SolveGame;
-use kete::game::{Board, Game, GameRecord, Side, TraceStep};
+use kete::game::{Board, Game, GameRecord, Side, TraceStep, Words};
 use kete::protocol::text::{line_text, score_text};
 use kete::search::level::{self, Player};
 use kete::search::{self, Settings, Shared, time::Limits};
@@ -160,21 +160,29 @@ pub fn variants() -> Value {
                 "title": v.title(),
                 "options": options,
                 "levels": v.visit(Levels),
-            });
-            if let Variant::Described(r) = v {
                 // The game's own words for its things, for the page's
-                // labels and hints.
-                let w = &r.rules().spec.game.words;
-                j["words"] = json!({
-                    "pit": w.pit, "pits": w.pits, "seed": w.seed, "seeds": w.seeds,
-                    "store": w.store, "end_pit": w.end_pit,
-                });
+                // labels and hints (Togyz Kumalak's kumalaks).
+                "words": v.visit(WordsOf),
+                // Its other names, as the address may give them.
+                "aliases": kete::variants::aliases_of(name),
+            });
+            if let Variant::Described(_) = v {
                 j["described"] = json!(true);
             }
             j
         })
         .collect();
-    json!({ "variants": list })
+    json!({ "variants": list, "elo_scale": level::SCALE_WORDS })
+}
+
+/// What a variant's players call its things.
+struct WordsOf;
+
+impl VariantVisitor for WordsOf {
+    type Output = Value;
+    fn visit<G: Game>(self, rules: G::Rules) -> Value {
+        json!(G::start(&rules).words())
+    }
 }
 
 /// A variant's playing levels for the page's menu: name, title and the
@@ -191,7 +199,7 @@ impl VariantVisitor for Levels {
             .map(|(i, l)| {
                 let elo = (i + 1 < level::LEVELS.len() && level::measured::<G>(&rules))
                     .then(|| level::level_elo::<G>(&rules, i));
-                json!({ "name": l.name, "title": l.title, "elo": elo })
+                json!({ "name": l.name, "title": l.title, "words": l.words, "elo": elo })
             })
             .collect();
         json!(list)
@@ -271,9 +279,16 @@ fn state<G: Board>(record: &GameRecord<G>, req: &GameRequest) -> Value {
     }
     .with_turn(&turn);
     let banked = (pos.gained(Side::South), pos.gained(Side::North));
-    let outcome = record
-        .outcome()
-        .map(|o| outcome_words(o, record.end_reason(), &players, banked, pos.seed_count()));
+    let outcome = record.outcome().map(|o| {
+        outcome_words(
+            o,
+            record.end_reason(),
+            &players,
+            banked,
+            pos.seed_count(),
+            &pos.words(),
+        )
+    });
     json!({
         "token": pos.to_notation(),
         "side": pos.side_to_move(),
@@ -370,6 +385,7 @@ fn outcome_words(
     players: &[String; 2],
     banked: (u32, u32),
     own: Option<(u32, u32)>,
+    words: &Words,
 ) -> Value {
     let winner = o.result.winner();
     let who = |s: Side| {
@@ -391,7 +407,7 @@ fn outcome_words(
         Some(s) => format!("{} wins{score}", who(s)),
         None => format!("A draw{score}"),
     };
-    let how = final_count_words(o.seeds, banked, own);
+    let how = final_count_words(o.seeds, banked, own, words);
     let words = match (reason, &how) {
         (Some(r), Some(h)) => format!("{headline} \u{2014} {r}; {h}"),
         (Some(r), None) => format!("{headline} \u{2014} {r}"),
@@ -416,6 +432,7 @@ fn final_count_words(
     seeds: Option<(u32, u32)>,
     banked: (u32, u32),
     own: Option<(u32, u32)>,
+    words: &Words,
 ) -> Option<String> {
     let (south, north) = seeds?;
     if (south, north) == banked {
@@ -425,10 +442,11 @@ fn final_count_words(
         south.saturating_sub(banked.0),
         north.saturating_sub(banked.1),
     );
-    let seeds = |n: u32| format!("{n} seed{}", if n == 1 { "" } else { "s" });
+    let seeds = |n: u32| words.count(n);
     Some(if Some((south, north)) == own {
         format!(
-            "each player took the seeds left on his side: South {}, North {}",
+            "each player took the {} left on his side: South {}, North {}",
+            words.seeds,
             seeds(took.0),
             seeds(took.1)
         )
@@ -510,7 +528,7 @@ fn side_title(s: Side) -> &'static str {
 /// shows it: from South's view (`south`, `null` for a forced win), the
 /// forced win's length (`mate`, positive when South wins), and in words
 /// from a fixed side: "+7 seeds for South", "South wins in 5", "level".
-pub fn evaluation(score: i32, side: Side) -> Value {
+pub fn evaluation(score: i32, side: Side, words: &Words) -> Value {
     let sign = if side == Side::South { 1 } else { -1 };
     let text = score_text(score);
     if let Some(m) = text.strip_prefix("mate ") {
@@ -523,14 +541,15 @@ pub fn evaluation(score: i32, side: Side) -> Value {
         });
     }
     let south = score * sign;
-    json!({ "south": south, "mate": null, "text": seeds_text(south) })
+    json!({ "south": south, "mate": null, "text": seeds_text(south, words) })
 }
 
-/// Centiseeds from South's view in words, for the side ahead.
-fn seeds_text(south: i32) -> String {
+/// Centiseeds from South's view in the game's words, for the side ahead
+/// ("even" when neither is).
+fn seeds_text(south: i32, words: &Words) -> String {
     let seeds = south.unsigned_abs() as f64 / 100.0;
     if seeds < 0.05 {
-        return "level".into();
+        return "even".into();
     }
     let side = if south > 0 { "South" } else { "North" };
     let n = if seeds >= 10.0 || (seeds - seeds.round()).abs() < 0.05 {
@@ -538,7 +557,7 @@ fn seeds_text(south: i32) -> String {
     } else {
         format!("{seeds:.1}")
     };
-    let unit = if n == "1" { "seed" } else { "seeds" };
+    let unit = if n == "1" { &words.seed } else { &words.seeds };
     format!("+{n} {unit} for {side}")
 }
 
@@ -734,7 +753,7 @@ impl BoardVisitor for Search {
                 "multipv": r.multipv,
                 "score": score_text(r.score),
                 "cp": r.score,
-                "eval": evaluation(r.score, root.side_to_move()),
+                "eval": evaluation(r.score, root.side_to_move(), &root.words()),
                 "nodes": r.nodes,
                 "tbhits": r.tbhits,
                 "ms": r.time.as_millis() as u64,
@@ -763,7 +782,7 @@ impl BoardVisitor for Search {
             "cell": result.best.map(|m| root.move_cell(m)),
             "score": score_text(result.score),
             "cp": result.score,
-            "eval": evaluation(result.score, root.side_to_move()),
+            "eval": evaluation(result.score, root.side_to_move(), &root.words()),
             "depth": result.depth,
             "nodes": result.nodes,
             "pv": line_text(&root, &result.pv),
@@ -939,23 +958,23 @@ impl Solve<'_> {
         } else {
             (-r.upper, -r.lower)
         };
+        let game_words = pos.words();
         let words = if r.complete {
             let v = south(r.value);
             match v.cmp(&0) {
                 std::cmp::Ordering::Equal => "a draw with best play".to_string(),
                 _ => format!(
-                    "{} wins by {} seed{} with best play",
+                    "{} wins by {} with best play",
                     side_title(if v > 0 { Side::South } else { Side::North }),
-                    v.abs(),
-                    if v.abs() == 1 { "" } else { "s" }
+                    game_words.count(v.unsigned_abs()),
                 ),
             }
         } else {
             // The bounds in the evaluation's words: "+4 seeds for North".
             format!(
                 "not solved in time: between {} and {}",
-                seeds_text(100 * lower),
-                seeds_text(100 * upper)
+                seeds_text(100 * lower, &game_words),
+                seeds_text(100 * upper, &game_words)
             )
         };
         Ok(json!({
@@ -1046,7 +1065,7 @@ fn external(
         Some(d) => format!("go depth {d} movetime {ms}"),
         None => format!("go movetime {ms}"),
     };
-    let side = variant.visit_board(ToMove(req))?;
+    let (side, words) = variant.visit_board(ToMove(req))?;
     let mut lines = BTreeMap::new();
     let reply = engine
         .go_watched(
@@ -1063,7 +1082,7 @@ fn external(
                 let info = json!({
                     "depth": i.depth,
                     "multipv": i.multipv.unwrap_or(1),
-                    "eval": score.and_then(|s| external_eval(s, side)),
+                    "eval": score.and_then(|s| external_eval(s, side, &words)),
                     "score": score,
                     // Centiseeds; a mate's distance is only in `score`.
                     "cp": score.and_then(|s| s.strip_prefix("cp ")?.parse::<i64>().ok()),
@@ -1082,7 +1101,7 @@ fn external(
     Ok(json!({
         "best": reply.mv,
         "cell": cell,
-        "eval": reply.score.as_deref().and_then(|s| external_eval(s, side)),
+        "eval": reply.score.as_deref().and_then(|s| external_eval(s, side, &words)),
         "score": reply.score,
         "depth": reply.depth,
         "engine": cfg.name,
@@ -1093,16 +1112,20 @@ fn external(
 
 /// An external engine's score (`cp N` or `mate N`, from the side to move)
 /// as [`evaluation`] gives it.
-fn external_eval(score: &str, side: Side) -> Option<Value> {
+fn external_eval(score: &str, side: Side, words: &Words) -> Option<Value> {
     let (kind, n) = score.split_once(' ')?;
     let n: i64 = n.trim().parse().ok()?;
     match kind {
-        "cp" => Some(evaluation(n.clamp(-1_000_000, 1_000_000) as i32, side)),
+        "cp" => Some(evaluation(
+            n.clamp(-1_000_000, 1_000_000) as i32,
+            side,
+            words,
+        )),
         "mate" => {
             // As the search's own mate scores read: plies to the end.
             let plies = (2 * n.abs() - 1).clamp(1, 1000) as i32;
             let win = kete::search::WIN - plies;
-            Some(evaluation(if n > 0 { win } else { -win }, side))
+            Some(evaluation(if n > 0 { win } else { -win }, side, words))
         }
         _ => None,
     }
@@ -1112,9 +1135,11 @@ fn external_eval(score: &str, side: Side) -> Option<Value> {
 struct ToMove<'a>(&'a GameRequest);
 
 impl BoardVisitor for ToMove<'_> {
-    type Output = Result<Side, ApiError>;
-    fn visit<G: Board>(self, rules: G::Rules) -> Result<Side, ApiError> {
-        Ok(replay::<G>(&rules, self.0)?.position().side_to_move())
+    type Output = Result<(Side, Words), ApiError>;
+    fn visit<G: Board>(self, rules: G::Rules) -> Result<(Side, Words), ApiError> {
+        let record = replay::<G>(&rules, self.0)?;
+        let pos = record.position();
+        Ok((pos.side_to_move(), pos.words()))
     }
 }
 
@@ -1140,45 +1165,58 @@ mod tests {
 
     #[test]
     fn an_ending_says_how_the_final_count_came_about() {
+        let w = Words::default();
         // The stores are the count: nothing to add.
         assert_eq!(
-            final_count_words(Some((25, 20)), (25, 20), Some((25, 23))),
+            final_count_words(Some((25, 20)), (25, 20), Some((25, 23)), &w),
             None
         );
         // Each took his own side (Oware's repetition, an empty row).
         assert_eq!(
-            final_count_words(Some((24, 24)), (23, 23), Some((24, 24))).unwrap(),
+            final_count_words(Some((24, 24)), (23, 23), Some((24, 24)), &w).unwrap(),
             "each player took the seeds left on his side: South 1 seed, North 1 seed"
         );
         // Shared out otherwise (Oware's repetition under `split`).
         assert_eq!(
-            final_count_words(Some((25, 23)), (22, 22), Some((26, 22))).unwrap(),
+            final_count_words(Some((25, 23)), (22, 22), Some((26, 22)), &w).unwrap(),
             "the 4 seeds left on the board were shared out: South 3 seeds, North 1 seed"
         );
+        // In the game's own words.
+        let togyz = kete::variants::togyz::Togyz::start(&Default::default()).words();
+        assert_eq!(
+            final_count_words(Some((82, 80)), (81, 80), Some((82, 80)), &togyz).unwrap(),
+            "each player took the kumalaks left on his side: South 1 kumalak, North 0 kumalaks"
+        );
         // Bao counts no seeds.
-        assert_eq!(final_count_words(None, (30, 34), None), None);
+        assert_eq!(final_count_words(None, (30, 34), None, &w), None);
     }
 
     #[test]
     fn evaluations_read_from_a_fixed_side() {
-        let text = |score, side| evaluation(score, side)["text"].clone();
+        let w = Words::default();
+        let text = |score, side| evaluation(score, side, &w)["text"].clone();
         assert_eq!(text(706, Side::South), json!("+7.1 seeds for South"));
         assert_eq!(text(706, Side::North), json!("+7.1 seeds for North"));
         assert_eq!(text(-1200, Side::North), json!("+12 seeds for South"));
         assert_eq!(text(100, Side::South), json!("+1 seed for South"));
-        assert_eq!(text(3, Side::South), json!("level"));
+        assert_eq!(text(3, Side::South), json!("even"));
+        let togyz = kete::variants::togyz::Togyz::start(&Default::default()).words();
+        assert_eq!(
+            evaluation(560, Side::South, &togyz)["text"],
+            json!("+5.6 kumalaks for South")
+        );
         // A forced win in 5 moves (9 plies) for the side to move, North.
         let win = kete::search::WIN - 9;
-        let e = evaluation(win, Side::North);
+        let e = evaluation(win, Side::North, &w);
         assert_eq!(e["text"], json!("North wins in 5"));
         assert_eq!(e["mate"], json!(-5));
         assert_eq!(e["south"], Value::Null);
         assert_eq!(
-            evaluation(-win, Side::North)["text"],
+            evaluation(-win, Side::North, &w)["text"],
             json!("South wins in 5")
         );
         assert_eq!(
-            external_eval("mate 3", Side::South).unwrap()["text"],
+            external_eval("mate 3", Side::South, &w).unwrap()["text"],
             json!("South wins in 3")
         );
     }

@@ -23,6 +23,7 @@ use http::{Gate, Request};
 
 const INDEX: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
+const KEEP_SCRIPT: &str = include_str!("page/keep.js");
 const STYLE: &str = include_str!("page/style.css");
 
 /// How long a request's body may take to arrive.
@@ -213,6 +214,7 @@ fn handle(mut request: Request, context: &Shared) {
             return page(request, INDEX, "text/html; charset=utf-8");
         }
         ("GET", "/app.js") => return page(request, SCRIPT, "text/javascript; charset=utf-8"),
+        ("GET", "/keep.js") => return page(request, KEEP_SCRIPT, "text/javascript; charset=utf-8"),
         ("GET", "/style.css") => return page(request, STYLE, "text/css; charset=utf-8"),
         ("GET", "/api/variants") => Ok(api::variants()),
         ("GET", "/api/replay") => match &context.games {

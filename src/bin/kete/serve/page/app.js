@@ -19,6 +19,7 @@ const game = {
   players: { south: "human", north: "engine" },
 };
 let variants = [];
+let eloScale = "";       // what a level's Elo means, in words
 let current = null;      // the /api/state answer for the shown ply
 let flipped = false;
 let portrait = false;
@@ -127,6 +128,10 @@ function draw() {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); chooseDirection(moves, a); }
       if (e.key === "Escape") cancelChoice();
     });
+  }
+  // The legend names the game's own marks that are on the board.
+  for (const mark of ["tuzdyk", "nyumba", "kimbi"]) {
+    $(`key-${mark}`).hidden = !current.cells.some((c) => c.marks.includes(mark));
   }
   if (focusId && $("board").querySelector(`#${focusId}.legal`)) $("board").querySelector(`#${focusId}`).focus();
   else if (focusId) { const first = $("board").querySelector("g.cell.legal"); if (first) first.focus(); }
@@ -598,8 +603,15 @@ function levelsUI(variant) {
   select.value = [...select.options].some((o) => o.value === keep) ? keep : "full";
   levelHelp();
 }
+// The level chosen in words: who it suits, and what its Elo means.
 function levelHelp() {
-  $("levelhelp").textContent = $("level").value === "full" ? "" : "hints stay at full strength";
+  const v = variantInfo($("variant").value);
+  const l = ((v && v.levels) || []).find((x) => x.name === $("level").value);
+  const shown = $("level").selectedOptions[0];
+  const parts = [];
+  if (l && l.name !== "full") parts.push(`For ${l.words}; hints stay at full strength.`);
+  if (shown && shown.textContent.includes("Elo")) parts.push(`Elo on ${eloScale}.`);
+  $("levelhelp").textContent = parts.join(" ");
 }
 
 function detailsText(lines) {
@@ -736,7 +748,7 @@ function graph() {
   const X = (k) => 62 + (230 * k) / n, Y = (v) => 35 - (30 * Math.max(-R, Math.min(R, v))) / R;
   let s = `<rect x="0" y="0" width="300" height="70" fill="#fffaf0"/>`;
   s += `<line x1="62" y1="35" x2="294" y2="35" stroke="#999" stroke-dasharray="3 3"/>`;
-  s += `<text x="2" y="10" font-size="9" fill="#555">South +${R}</text><text x="2" y="38" font-size="9" fill="#555">level</text><text x="2" y="67" font-size="9" fill="#555">North +${R}</text>`;
+  s += `<text x="2" y="10" font-size="9" fill="#555">South +${R}</text><text x="2" y="38" font-size="9" fill="#555">even</text><text x="2" y="67" font-size="9" fill="#555">North +${R}</text>`;
   s += `<line class="cursor" x1="${X(game.view)}" y1="2" x2="${X(game.view)}" y2="68" stroke="#b5651d" stroke-width="1.5"><title>the position shown (${game.view ? whereWords(game.view) : "the start"})</title></line>`;
   if (pts.length) {
     s += `<polyline fill="none" stroke="#1b5fa8" stroke-width="2" points="${pts.map((k, j) => `${X(k).toFixed(1)},${Y(vals[j]).toFixed(1)}`).join(" ")}"/>`;
@@ -758,17 +770,20 @@ function shortEval(e) {
   if (!e) return "";
   if (e.mate !== null && e.mate !== undefined) return `${e.mate > 0 ? "S" : "N"} wins in ${Math.abs(e.mate)}`;
   const v = e.south / 100, a = Math.abs(v);
-  if (a < 0.05) return "level";
+  if (a < 0.05) return "even";
   const n = a >= 10 || Math.abs(a - Math.round(a)) < 0.05 ? String(Math.round(a)) : a.toFixed(1);
   return `${v > 0 ? "S" : "N"} +${n}` + (e.exact ? " proven" : "");
 }
 
-// Seeds from South's view in words, as the server words an evaluation.
+// Seeds from South's view in the game's words (kumalaks in Togyz
+// Kumalak), as the server words an evaluation.
 function seedsFor(v) {
   const a = Math.abs(v);
-  if (a < 0.05) return "level";
+  if (a < 0.05) return "even";
   const n = a >= 10 || Math.abs(a - Math.round(a)) < 0.05 ? String(Math.round(a)) : a.toFixed(1);
-  return `+${n} seed${n === "1" ? "" : "s"} for ${v > 0 ? "South" : "North"}`;
+  const info = variantInfo(game.variant);
+  const w = (info && info.words) || { seed: "seed", seeds: "seeds" };
+  return `+${n} ${n === "1" ? w.seed : w.seeds} for ${v > 0 ? "South" : "North"}`;
 }
 
 // The moves by turns (a side's moves in a row, Kalah's another turn, go
@@ -1050,7 +1065,9 @@ function turnForPerson() {
 }
 
 async function init() {
-  variants = (await api("/api/variants")).variants;
+  const listed = await api("/api/variants");
+  variants = listed.variants;
+  eloScale = listed.elo_scale;
   // kete's own games, then the games it plays from their descriptions,
   // in two groups of the menu.
   const groups = [["kete's games", false], ["Described games", true]].map(([label, described]) => {
@@ -1140,113 +1157,15 @@ async function init() {
     resize = setTimeout(() => { if (current && wantPortrait(current.cells) !== portrait) refresh().catch(showError); }, 150);
   });
   readPlayers();
-  if (!(await restore())) await newGame({ keepStart: false });
+  // Read before a restored game rewrites the address.
+  const asked = addressGame();
+  const restored = await restore();
+  if (asked && !(restored && sameGame(asked))) {
+    $("variant").value = asked.variant;
+    optionsUI();
+    for (const [k, v] of Object.entries(asked.options)) $("opt-" + k).value = v;
+    levelsUI(asked.variant);
+    await newGame({ keepStart: false });
+  } else if (!restored) await newGame({ keepStart: false });
+  showAddress();
 }
-
-// The game in progress and the settings, kept in the browser: a reload
-// (or a tab opened again) goes on where it was.
-const SAVED = "kete-board";
-function save() {
-  try {
-    localStorage.setItem(SAVED, JSON.stringify({
-      variant: game.variant, options: game.options, start: game.start, moves: game.moves,
-      view: game.view, evals: game.evals, players: game.players, flipped,
-      limit: $("limit").value, strength: $("strength").value, animate: $("animate").checked,
-      level: $("level").value, think: { time: THINK.time.value, depth: THINK.depth.value },
-    }));
-  } catch (e) { /* no storage: nothing kept */ }
-}
-
-async function restore() {
-  let g = null;
-  try { g = JSON.parse(localStorage.getItem(SAVED) || "null"); } catch (e) { g = null; }
-  if (!g || !variantInfo(g.variant) || !Array.isArray(g.moves)) return false;
-  if (g.think) for (const m of Object.keys(THINK)) if (g.think[m]) THINK[m].value = String(g.think[m]);
-  if (g.limit && THINK[g.limit]) { $("limit").value = g.limit; thinkMode = g.limit; }
-  $("strength").min = THINK[thinkMode].min;
-  $("strength").max = THINK[thinkMode].max;
-  if (g.strength) $("strength").value = g.strength;
-  levelsUI(g.variant);
-  if (g.level) { $("level").value = g.level; if (!$("level").value) $("level").value = "full"; levelHelp(); }
-  $("animate").checked = g.animate !== false;
-  checkStrength();
-  flipped = !!g.flipped;
-  for (const side of SIDES) if (g.players && g.players[side]) $(side).value = g.players[side];
-  readPlayers();
-  Object.assign(game, { variant: g.variant, options: g.options || {}, start: g.start || null, moves: g.moves,
-    movers: [], evals: g.evals || {}, details: {}, notes: {}, replayNotes: {} });
-  game.view = Math.max(0, Math.min(g.moves.length, g.view | 0));
-  showSettings();
-  try { await refresh(); } catch (e) { return false; }
-  return true;
-}
-
-// --- replays ------------------------------------------------------------------------
-// A recorded game: both players people, so nothing moves by itself; the move
-// list, the arrow keys, undo and redo step through it.
-let replays = [];
-function showReplays(list) {
-  replays = list;
-  const sel = $("gamelist");
-  sel.innerHTML = `<option value="">(choose one of ${list.length} games)</option>`;
-  list.forEach((g, k) => {
-    const o = document.createElement("option");
-    o.value = k;
-    o.textContent = `#${g.id} ${g.variant}: ${g.south} – ${g.north}, ${g.result}`;
-    sel.appendChild(o);
-  });
-}
-
-// A recorded score ("cp -611", from the mover's side) in seeds for South.
-function recorded(score, side) {
-  if (!score) return "";
-  const [kind, n] = score.split(" ");
-  const v = parseInt(n, 10) * (side === "north" ? -1 : 1);
-  if (kind === "mate") return `${v > 0 ? "S" : "N"} wins in ${Math.abs(v)}`;
-  return shortEval({ south: v, mate: null });
-}
-
-async function openReplay(k) {
-  const g = replays[k];
-  if (!g) return;
-  $("south").value = "human"; $("north").value = "human";
-  readPlayers();
-  $("variant").value = g.variant;
-  optionsUI();
-  for (const i of $("options").parentElement.querySelectorAll("[data-option]")) {
-    if (g.options[i.dataset.option] !== undefined) i.value = g.options[i.dataset.option];
-  }
-  if (searchAbort) searchAbort.abort();
-  game.variant = g.variant; game.options = g.options; game.start = g.start || null;
-  game.moves = g.moves.map((m) => m.move);
-  game.movers = []; game.evals = {}; game.details = {}; game.notes = {}; game.replayNotes = {};
-  // Who played each move: the server's replay of the whole list.
-  game.view = game.moves.length;
-  const all = await api("/api/state", request());
-  game.movers = all.movers.slice();
-  g.moves.forEach((m, j) => {
-    if (m.opening) game.replayNotes[j] = "(opening)";
-    else if (m.score) game.replayNotes[j] = `${recorded(m.score, game.movers[j])}${m.depth !== undefined && m.depth !== null ? " d" + m.depth : ""}`;
-  });
-  game.view = 0;
-  hintCell = null; reviewing = true;
-  $("replays").open = true;
-  await refresh();
-  $("note").textContent = `${g.south} – ${g.north}: ${g.result}, ${g.reason}`;
-}
-
-async function initReplay() {
-  $("gamelist").addEventListener("change", (e) => openReplay(parseInt(e.target.value, 10)).catch(showError));
-  $("gamesfile").addEventListener("change", async (e) => {
-    const f = e.target.files[0];
-    if (!f) return;
-    try {
-      showReplays((await api("/api/replay", await f.text())).games);
-      if (replays.length) { $("gamelist").value = "0"; await openReplay(0); }
-    } catch (err) { showError(err); }
-  });
-  const r = await fetch("/api/replay");
-  if (r.ok) showReplays((await r.json()).games);
-}
-
-init().then(initReplay).catch(showError);
