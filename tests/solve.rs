@@ -1170,3 +1170,20 @@ fn solver_matches_brute_force_on_described_endgames() {
         }
     }
 }
+
+/// A Togyz Kumalak midgame (67 kumalaks in play) given 2 s: the table is
+/// what 2 s can fill, not half the machine's memory, and the answer says in
+/// words what was proven and what to try next.
+#[test]
+fn a_solve_stopped_by_time_is_sized_to_it_and_says_what_it_proved() {
+    let fen = "X-0-1-5-4-1-4-7-3-2-8-0-26-X-2-1-2-1-55-40-S";
+    let (ok, out, err) = kete_solve(&["--variant", "togyz-kumalak", "--fen", fen, "--time", "2"]);
+    assert!(ok, "{err}");
+    assert!(err.contains("table: 128 MiB"), "{err}");
+    assert!(out.starts_with("unproven value in ["), "{out}");
+    assert!(
+        err.contains("proven only that South") && err.contains("kumalaks"),
+        "{err}"
+    );
+    assert!(err.contains("give it more --time"), "{err}");
+}

@@ -15,6 +15,31 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// What a solve's bounds on the final margin (South's view, `lo..=hi`)
+/// prove, in the game's words: "proven only that South loses by at most 52
+/// kumalaks and wins by at most 82".
+pub fn margin_bounds_words(lo: i32, hi: i32, w: &crate::game::Words) -> String {
+    let n = |v: i32| w.count(v.unsigned_abs());
+    if lo == hi {
+        return match lo {
+            0 => "proven a draw".to_string(),
+            v if v > 0 => format!("proven: South wins by {}", n(v)),
+            v => format!("proven: North wins by {}", n(v)),
+        };
+    }
+    let low = match lo {
+        v if v > 0 => format!("wins by at least {}", n(v)),
+        0 => "does not lose".to_string(),
+        v => format!("loses by at most {}", n(v)),
+    };
+    let high = match hi {
+        v if v < 0 => format!("loses by at least {}", n(v)),
+        0 => "does not win".to_string(),
+        v => format!("wins by at most {}", n(v)),
+    };
+    format!("proven only that South {low} and {high}")
+}
+
 /// Formats a line of moves played from `pos`.
 pub fn line_text<G: Game>(pos: &G, moves: &[G::Move]) -> String {
     let mut p = pos.clone();
@@ -38,5 +63,33 @@ pub fn line_text_joined<G: Game>(pos: &G, moves: &[G::Move], joined: bool) -> St
         text.replace(' ', "")
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::margin_bounds_words;
+    use crate::game::Words;
+
+    #[test]
+    fn a_solves_bounds_are_said_in_words() {
+        let w = Words::default();
+        assert_eq!(
+            margin_bounds_words(-52, 82, &w),
+            "proven only that South loses by at most 52 seeds and wins by at most 82 seeds"
+        );
+        assert_eq!(
+            margin_bounds_words(1, 4, &w),
+            "proven only that South wins by at least 1 seed and wins by at most 4 seeds"
+        );
+        assert_eq!(
+            margin_bounds_words(-6, 0, &w),
+            "proven only that South loses by at most 6 seeds and does not win"
+        );
+        assert_eq!(margin_bounds_words(0, 0, &w), "proven a draw");
+        assert_eq!(
+            margin_bounds_words(-3, -3, &w),
+            "proven: North wins by 3 seeds"
+        );
     }
 }

@@ -37,6 +37,26 @@ pub fn fitted_hash_mb(seeds: u32, pits: u32) -> usize {
     (mb as usize).min(cap)
 }
 
+/// Table a second of solving can fill: 64 MiB (some 4 million entries;
+/// a solve stores a fraction of the 3 to 5 million nodes a second it
+/// visits). A Togyz Kumalak midgame given 10 s reached the same bounds with
+/// 256 MiB as with 8 GiB, which took 24.6 s instead of 10.1 s to allocate,
+/// clear and free.
+pub const TABLE_MB_PER_SECOND: usize = 64;
+
+/// [`fitted_hash_mb`] for a solve given `seconds` at most: no more table
+/// than that time can fill (at least 16 MiB), a power of two.
+pub fn fitted_hash_mb_within(seeds: u32, pits: u32, seconds: Option<f64>) -> usize {
+    let fitted = fitted_hash_mb(seeds, pits);
+    let Some(s) = seconds else {
+        return fitted;
+    };
+    let fill = ((s.max(0.0) * TABLE_MB_PER_SECOND as f64) as usize).max(16);
+    // The power of two at or below what the time fills.
+    let fill = 1usize << (usize::BITS - 1 - fill.leading_zeros());
+    fitted.min(fill)
+}
+
 /// The default `--graph-positions` with `available` bytes of memory free:
 /// 160 bytes a position (the whole solve of Oware 4x3 peaks at 123 to
 /// 129 a position, its table of 4 included), at least 4 million, at most
@@ -82,6 +102,20 @@ mod tests {
         assert_eq!(table(84_227_924, 20 << 30), 512);
         assert_eq!(table(8_000_000, 20 << 30), 32);
         assert_eq!(table(1_774_635, 20 << 30), 1);
+    }
+
+    #[test]
+    fn a_time_limit_caps_the_table_at_what_it_can_fill() {
+        // Togyz Kumalak's 67 kumalaks on 9 otaus a side: half the free
+        // memory without a limit, 512 MiB for 10 s, 16 MiB at least.
+        assert_eq!(super::fitted_hash_mb_within(67, 9, Some(10.0)), 512);
+        assert_eq!(super::fitted_hash_mb_within(67, 9, Some(0.1)), 16);
+        assert_eq!(
+            super::fitted_hash_mb_within(67, 9, None),
+            super::fitted_hash_mb(67, 9)
+        );
+        // A small problem keeps its small table.
+        assert_eq!(super::fitted_hash_mb_within(18, 3, Some(60.0)), 1);
     }
 
     #[test]

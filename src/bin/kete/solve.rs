@@ -15,7 +15,7 @@ use kete::game::{DbGame, DbSpec};
 use kete::game::{Game, Side};
 use kete::solve::db::{Egtb, Tablebase};
 use kete::solve::egtb::{BuildOptions, BuildProgress};
-use kete::solve::resources::{fitted_graph_positions, fitted_hash_mb};
+use kete::solve::resources::{fitted_graph_positions, fitted_hash_mb_within};
 use kete::solve::split::{Job, JobResult, JobsFile};
 use kete::solve::{SolveOptions, SolveProgress};
 use kete::variants::{SolveVisitor, Variant};
@@ -690,9 +690,9 @@ fn solve_reporting<G: SolveGame>(
     verbose: bool,
 ) -> kete::solve::SolveResult<G::Move> {
     let side = pos.side_to_move();
-    let hash_mb = args
-        .hash
-        .unwrap_or_else(|| fitted_hash_mb(pos.seeds_in_play(), pos.pits_per_row()));
+    let hash_mb = args.hash.unwrap_or_else(|| {
+        fitted_hash_mb_within(pos.seeds_in_play(), pos.pits_per_row(), args.time)
+    });
     if verbose {
         let graph = G::CAN_REPEAT && db.is_none() && args.hash.is_none();
         let note = if graph {
@@ -802,7 +802,8 @@ fn south_bounds<G: Game>(pos: &G, r: &kete::solve::SolveResult<G::Move>) -> (i32
 
 /// The stdout line of a solve that `--time` stopped:
 /// `unproven value in [<lower>,<upper>] best <move>` (South's view), the
-/// move the best found so far.
+/// move the best found so far; on stderr, what was proven in words and what
+/// to try next.
 fn print_unproven<G: Game>(
     pos: &G,
     args: &SolveArgs,
@@ -814,12 +815,14 @@ fn print_unproven<G: Game>(
         .first()
         .map_or("-".to_string(), |&m| pos.format_move(m));
     eprintln!(
-        "stopped by --time {} s: {}; {best} is the best move found so far, not proven",
+        "stopped by --time {} s: {}; {best} is the best move found so far, not proven. \
+         To prove more, give it more --time{}.",
         args.time.unwrap_or_default(),
-        if lo == hi {
-            format!("the value {lo:+} is proven")
+        kete::protocol::text::margin_bounds_words(lo, hi, &pos.words()),
+        if args.egtb.is_none() && args.egtb_seeds.is_none() {
+            " or a database of the endings (--egtb-seeds N, `kete egtb build`)"
         } else {
-            format!("the value (South's view) is proven to lie in [{lo:+},{hi:+}]")
+            ""
         }
     );
     writeln!(
