@@ -340,3 +340,126 @@ fn the_guide_lists_every_description_field() {
         "fields not in the guide's table: {missing:?}"
     );
 }
+
+/// The Gymnasium id of a variant, as `python/kete/gymnasium.py` makes it:
+/// its name's words capitalised and joined (En Dodoi's as its players
+/// write it).
+fn env_id(variant: &str) -> String {
+    if variant == "endodoi" {
+        return "kete/EnDodoi-v0".into();
+    }
+    let words: String = variant
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect();
+    format!("kete/{words}-v0")
+}
+
+/// Every word of `text` that starts with `prefix` and runs on through
+/// `ok` characters.
+fn words_with(text: &str, prefix: &str, ok: fn(char) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let tail = &rest[at + prefix.len()..];
+        let end = tail.find(|c: char| !ok(c)).unwrap_or(tail.len());
+        out.push(format!("{prefix}{}", &tail[..end]));
+        rest = &tail[end..];
+    }
+    out
+}
+
+/// The lists of games, aliases, Gymnasium ids and OpenSpiel names in the
+/// README and the guide are the registries': every game kete plays by its
+/// own module is listed, and every name given is one kete answers to.
+#[test]
+fn the_docs_list_the_games_their_aliases_and_ids_as_registered() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let own: Vec<&str> = kete::variants::VARIANT_NAMES.to_vec();
+    let every: Vec<&str> = kete::variants::variant_names();
+
+    // The README's table: one row for each of kete's own games.
+    let readme = read("README.md");
+    let listed: Vec<String> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| game | `--variant`"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| cells(l).get(1).cloned())
+        .filter(|c| c.starts_with('`'))
+        .map(|c| c.trim_matches('`').to_string())
+        .collect();
+    assert_eq!(listed, own, "README's games table");
+
+    // Chapter 1: each game with its aliases, as the registry has them.
+    let games = read("docs/guide/01-games.md");
+    let rows: Vec<(String, Vec<String>)> = games
+        .lines()
+        .skip_while(|l| !l.starts_with("| `--variant`"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let c = cells(l);
+            let name = c[0]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .trim_matches('`')
+                .to_string();
+            let aliases = c[1]
+                .split(',')
+                .map(|a| a.trim().trim_matches('`').to_string())
+                .filter(|a| !a.is_empty())
+                .collect();
+            (name, aliases)
+        })
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, own, "chapter 1's table of games");
+    for (name, aliases) in &rows {
+        assert_eq!(
+            aliases,
+            &kete::variants::aliases_of(name),
+            "chapter 1's aliases of {name}"
+        );
+    }
+
+    // Gymnasium ids and OpenSpiel names: each of kete's own games listed,
+    // and every one mentioned anywhere in the docs is a variant's.
+    let learning = read("docs/guide/09-learning.md");
+    let docs: String = markdown_files()
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let ids: Vec<String> = every.iter().map(|v| env_id(v)).collect();
+    let spiel: Vec<String> = every
+        .iter()
+        .map(|v| format!("kete_{}", v.replace('-', "_")))
+        .collect();
+    for v in &own {
+        assert!(
+            learning.contains(&env_id(v)),
+            "chapter 9 lists no {}",
+            env_id(v)
+        );
+        let name = format!("`kete_{}`", v.replace('-', "_"));
+        assert!(learning.contains(&name), "chapter 9 lists no {name}");
+    }
+    for id in words_with(&docs, "kete/", |c| c.is_ascii_alphanumeric() || c == '-') {
+        if id.ends_with("-v0") {
+            assert!(ids.contains(&id), "{id} is no registered Gymnasium id");
+        }
+    }
+    for name in words_with(&learning, "kete_", |c| c.is_ascii_lowercase() || c == '_') {
+        assert!(
+            spiel.contains(&name),
+            "{name} is no OpenSpiel game of kete's"
+        );
+    }
+}

@@ -28,7 +28,7 @@ def test_an_unknown_variant():
 
 
 def test_an_unknown_option_or_a_bad_value():
-    with pytest.raises(kete.OptionError, match="option 'rules' does not apply to kalah \\(its options: Pits, Seeds, Capture\\)"):
+    with pytest.raises(kete.OptionError, match="option 'Rules' does not apply to kalah \\(its options: Pits, Seeds, Capture\\)"):
         kete.Position("kalah", rules="abapa")
     with pytest.raises(kete.OptionError, match="1..8"):
         kete.Position("kalah", pits=9)

@@ -399,8 +399,16 @@ impl Variant {
         if self.rules_mut().set(name, value)? {
             return Ok(());
         }
+        // Named as the game that has it names it, however it was typed
+        // (Python's `rules=` is `Rules`), so every front end says the same.
+        let shown = VARIANT_NAMES
+            .iter()
+            .filter_map(|v| Variant::by_exact_name(v))
+            .flat_map(|v| v.options().iter().map(|o| o.name).collect::<Vec<_>>())
+            .find(|o| o.eq_ignore_ascii_case(name.trim()))
+            .unwrap_or(name);
         Err(format!(
-            "option '{name}' does not apply to {} (its options: {})",
+            "option '{shown}' does not apply to {} (its options: {})",
             self.name(),
             self.options()
                 .iter()
