@@ -1243,6 +1243,19 @@ fn browser_opens_the_game_its_address_names() {
         d.script("return document.getElementById('variant').value;"),
         json!("togyz-kumalak")
     );
+    // A level is said in words, with what its Elo means.
+    d.script("const l = document.getElementById('level'); l.value = 'club'; l.dispatchEvent(new Event('change'));");
+    let said = d.script(
+        "return [document.getElementById('level').selectedOptions[0].textContent, document.getElementById('levelhelp').textContent];",
+    );
+    assert!(said[0].as_str().unwrap().contains("(Elo "), "{said}");
+    let help = said[1].as_str().unwrap();
+    assert!(
+        help.contains("For a club player")
+            && help.contains("kete's own scale")
+            && help.contains("not a chess rating"),
+        "{said}"
+    );
     // A link with a rule option opens that board, though another game was
     // kept in the browser.
     let at = open("?variant=kalah&Pits=4", 10);
