@@ -1016,14 +1016,10 @@ mod tests {
             }
             // Each kazan lies between South's otau 1 and North's, along
             // the rows (across them when the board stands up).
-            let (axis, other): (
-                fn(&(f64, f64, f64, f64)) -> f64,
-                fn(&(f64, f64, f64, f64)) -> f64,
-            ) = if portrait {
-                (|r| r.0, |r| r.1)
-            } else {
-                (|r| r.1, |r| r.0)
-            };
+            // A box's coordinate across the rows, and along them.
+            let across = |r: &(f64, f64, f64, f64)| if portrait { r.0 } else { r.1 };
+            let along = |r: &(f64, f64, f64, f64)| if portrait { r.1 } else { r.0 };
+            let (axis, other) = (across, along);
             let (lo, hi) = {
                 let (a, n) = (axis(&b[0]), axis(&b[9]));
                 (a.min(n), a.max(n))
