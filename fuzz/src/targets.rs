@@ -23,6 +23,9 @@ use parking_lot::Mutex;
 #[allow(dead_code)]
 #[path = "../../src/bin/kete/serve/api.rs"]
 mod api;
+#[allow(dead_code)]
+#[path = "../../src/bin/kete/serve/words.rs"]
+mod words;
 
 /// A target: any bytes in, a panic when a property fails.
 pub type Target = fn(&[u8]);

@@ -10,6 +10,7 @@
 
 mod api;
 mod http;
+mod words;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
