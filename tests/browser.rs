@@ -1344,6 +1344,10 @@ fn browser_shows_every_game_solves_and_replays_a_recorded_game() {
                 f(4) >= f(6) && f(4) < f(7),
                 "{variant}: South's kazan over his row: {boxes}"
             );
+            assert_eq!(
+                d.script("return document.getElementById('legend-ended').textContent;"),
+                json!("last kumalak")
+            );
             let names = d.script("return [...document.querySelectorAll('#board g.store')].map((g) => g.getAttribute('aria-label'));");
             assert!(
                 names.to_string().contains("South's kazan, 0 kumalaks"),

@@ -129,6 +129,8 @@ function draw() {
       if (e.key === "Escape") cancelChoice();
     });
   }
+  const info = variantInfo(game.variant);
+  $("legend-ended").textContent = `last ${(info && info.words && info.words.seed) || "seed"}`;
   // The legend names the game's own marks that are on the board.
   for (const mark of ["tuzdyk", "nyumba", "kimbi"]) {
     $(`key-${mark}`).hidden = !current.cells.some((c) => c.marks.includes(mark));
