@@ -64,7 +64,7 @@ const NOT_RUN: &[(&str, &str, &str)] = &[
     (
         "docs/guide/02-playing.md",
         "$ kete serve",
-        "serves until stopped; tests/serve.rs and tests/browser.rs drive it",
+        "serves until stopped; tests/serve.rs and tests/browser/ drive it",
     ),
     (
         "docs/guide/02-playing.md",
