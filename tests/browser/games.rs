@@ -503,6 +503,8 @@ fn browser_never_loses_a_game_without_asking_and_a_reload_keeps_it() {
         "return document.body.getAttribute('data-ready') === '1';",
         Duration::from_secs(10),
     );
+    // Each side's field redraws once: both redraws land well within this.
+    std::thread::sleep(Duration::from_millis(500));
     d.script("document.getElementById('animate').checked = true;");
     // Every status the page shows from here, in order.
     d.script(
