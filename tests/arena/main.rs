@@ -3,7 +3,7 @@
 //! replaying or losing a game; the SPRT stops a match; UCI engines and Oware
 //! go through the same referee.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 

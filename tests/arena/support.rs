@@ -2,7 +2,7 @@
 //! kete-arena, reading its games and checking its HTML report.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 

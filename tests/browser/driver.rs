@@ -36,13 +36,13 @@ pub(crate) struct Driver {
 pub(crate) struct TempDir(std::path::PathBuf);
 
 impl Drop for TempDir {
-    pub(crate) fn drop(&mut self) {
+    fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
 impl Drop for Driver {
-    pub(crate) fn drop(&mut self) {
+    fn drop(&mut self) {
         if let Some(client) = self.client.take() {
             let _ = self.rt.block_on(client.close());
         }
@@ -419,7 +419,7 @@ pub(crate) fn wait_moves(d: &Driver, want: &str) {
     );
 }
 
-
+/// The cells of `variant`'s board at its start, as the library lists them.
 pub(crate) fn cells_of(variant: &str) -> usize {
     struct Cells;
     impl kete::variants::BoardVisitor for Cells {

@@ -1,14 +1,15 @@
 //! Every game's board, the address that names one, a phone's screen, a game
 //! never lost without asking, and the levels.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::common::engine::EngineProcess;
-use super::common::http::{Server, legal_texts};
+use super::common::http::Server;
 use super::driver::*;
 
+/// The smallest width and height, in CSS pixels, of the pits' tap areas and
+/// of their drawn circles, and the smallest pit name.
 const PIT_SIZES: &str = "const pits = [...document.querySelectorAll('#board g.cell.pit')];\
     const hit = pits.map(g => g.querySelector('rect.hit').getBoundingClientRect());\
     const shape = pits.map(g => g.querySelector('.shape').getBoundingClientRect());\
@@ -769,5 +770,3 @@ fn browser_levels_keep_each_strength_mode_and_every_ending_says_how_it_was_count
     );
     d.screenshot("oware-repetition-end");
 }
-
-/// The cells of `variant`'s board at its start, as the library lists them.

@@ -17,9 +17,8 @@ mod games;
 
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use common::engine::EngineProcess;
 use common::http::{Server, legal_texts};
 use driver::*;
 
@@ -734,6 +733,3 @@ fn browser_tab_reaches_a_pit_and_enter_plays_it() {
     );
     assert_eq!(focusable, json!(["a", "b", "c", "d", "e", "f"]));
 }
-
-/// The smallest width and height, in CSS pixels, of the pits' tap areas and
-/// of their drawn circles, and the smallest pit name.

@@ -4,7 +4,6 @@
 
 use super::*;
 
-
 /// The target as Ludii reads the game: the description with its `[check]
 /// ludii-reading` fields, where it has any.
 pub(super) fn reading_of(mut t: Target) -> Target {
@@ -40,7 +39,6 @@ pub(super) fn reading_of(mut t: Target) -> Target {
     t
 }
 
-
 pub(super) fn ludii_args(opts: &[String]) -> Vec<String> {
     let mut args = Vec::new();
     for o in opts {
@@ -65,7 +63,13 @@ pub(super) fn quote(s: &str) -> String {
     }
 }
 
-pub(super) fn run_one(ludii: &Path, classes: &Path, tmp: &Path, target: &Target, games: usize) -> Run {
+pub(super) fn run_one(
+    ludii: &Path,
+    classes: &Path,
+    tmp: &Path,
+    target: &Target,
+    games: usize,
+) -> Run {
     let r: &Rules = target.rules.0;
     let check = &r.spec.check;
     let file = check.ludii.clone().expect("a target names Ludii's file");
@@ -415,4 +419,3 @@ pub(super) fn list(v: &[String]) -> String {
 }
 
 // ------------------------------------------------------------ the test
-
