@@ -80,6 +80,11 @@ __all__ = [
 ]
 
 
+# Unpickles the plain values (scores, analyses, solutions, outcomes, cells,
+# recorded games): their `__reduce__` names it.
+from ._kete import _restore  # noqa: E402
+
+
 def _rebuild(variant, options, start_fen, history):
     """Unpickles a :class:`Position`: its start and the moves since."""
     return Position.from_fen(variant, start_fen, **options).play_all(history)

@@ -51,6 +51,14 @@ impl Engine {
 
 #[pymethods]
 impl Engine {
+    /// Refused, saying why: an engine holds a search, its table and its threads. Pickle its settings and the
+    /// positions, and make an engine in each process.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "cannot pickle a kete.Engine: an engine holds a search, its table and its threads; pickle the positions (and the engine's settings) and make an engine in each process",
+        ))
+    }
+
     #[new]
     #[pyo3(signature = (hash_mb = None, threads = None, **options))]
     fn new(

@@ -17,6 +17,7 @@
 mod core;
 mod engine;
 mod interrupt;
+mod pickle;
 mod position;
 mod records;
 mod results;
@@ -165,6 +166,7 @@ fn _kete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::RecordedGame>()?;
     m.add_class::<records::RecordedMove>()?;
     m.add_function(wrap_pyfunction!(records::read_games, m)?)?;
+    m.add_function(wrap_pyfunction!(pickle::_restore, m)?)?;
     m.add_function(wrap_pyfunction!(position::variant_options, m)?)?;
     Ok(())
 }

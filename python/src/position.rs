@@ -876,6 +876,25 @@ impl PyGame {
         }
     }
 
+    fn __copy__(&self) -> PyGame {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyGame {
+        self.copy()
+    }
+
+    /// Pickles as the position reached (with the moves that led to it):
+    /// `Game.from_position` rebuilds it.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let from_position = py.get_type::<PyGame>().getattr("from_position")?;
+        let args = (Position::of(self.inner.clone_box()),);
+        PyTuple::new(
+            py,
+            [from_position.into_any(), args.into_pyobject(py)?.into_any()],
+        )
+    }
+
     fn __len__(&self) -> usize {
         self.inner.plies()
     }
@@ -906,7 +925,7 @@ fn outcome_of(inner: &dyn DynPos) -> Option<Outcome> {
 
 /// How a game ended.
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Outcome {
     /// `"p1win"` (South won), `"p2win"` or `"draw"`, as `query result`.
     pub result: String,
@@ -923,6 +942,19 @@ pub struct Outcome {
 
 #[pymethods]
 impl Outcome {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "Outcome", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Outcome(result='{}', seeds={}, reason={})",
@@ -938,7 +970,7 @@ impl Outcome {
 
 /// One place of the board, as the board drawing sees it.
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     /// `"south"` or `"north"`.
     pub side: String,
@@ -958,6 +990,19 @@ pub struct Cell {
 
 #[pymethods]
 impl Cell {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "Cell", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Cell({} {} {}, seeds={})",

@@ -14,7 +14,7 @@ use crate::results::Score;
 
 /// One move of a recorded game, as the arena wrote it.
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RecordedMove {
     /// The move in the variant's notation.
     pub r#move: String,
@@ -33,6 +33,19 @@ pub struct RecordedMove {
 
 #[pymethods]
 impl RecordedMove {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "RecordedMove", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "RecordedMove('{}', side={}, score={}, ms={})",
@@ -69,7 +82,7 @@ impl RecordedMove {
 /// One game of a kete-arena record: who played, the opening, every move
 /// with its time and score, and how it ended. `positions()` replays it.
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct RecordedGame {
     /// The game's place in the tournament's schedule.
     pub id: usize,
@@ -138,6 +151,19 @@ impl RecordedGame {
 
 #[pymethods]
 impl RecordedGame {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "RecordedGame", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     /// The position the game started from, before its opening.
     fn start(&self) -> PyResult<Position> {
         let mut v = kete::variants::Variant::by_name(&self.variant).map_err(|e| self.fail(e))?;

@@ -26,7 +26,7 @@ pub fn py_list(v: &[String]) -> String {
 /// A score as the protocol states it: `cp N` (centiseeds, the side to
 /// move's view) or `mate N` (moves to a won game, negative when lost).
 #[pyclass(module = "kete", frozen, from_py_object)]
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Score {
     text: String,
     cp: Option<i64>,
@@ -68,6 +68,19 @@ impl Score {
 
 #[pymethods]
 impl Score {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "Score", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     /// `"seeds"` for a score in seeds, `"mate"` for a won or lost game.
     #[getter]
     fn kind(&self) -> &'static str {
@@ -117,7 +130,7 @@ impl Score {
 
 /// One line of an analysis (one per `multipv`).
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Line {
     /// The line's rank, from 1.
     pub multipv: usize,
@@ -139,6 +152,19 @@ pub struct Line {
 
 #[pymethods]
 impl Line {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "Line", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Line(multipv={}, score={}, depth={}, pv={})",
@@ -152,7 +178,7 @@ impl Line {
 
 /// What a search found: the move to play and its lines.
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Analysis {
     /// The move the engine would play; `None` when the game is over.
     pub best_move: Option<String>,
@@ -170,6 +196,19 @@ pub struct Analysis {
 
 #[pymethods]
 impl Analysis {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "Analysis", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     /// The best line's score.
     #[getter]
     fn score(&self) -> Option<Score> {
@@ -213,7 +252,7 @@ impl Analysis {
 /// and `best_moves` the moves that keep it. In Bao, won or lost without
 /// counting, the solver proves a forced win or loss: `verdict` and `mate`.
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Solution {
     /// Whether the answer is exact: the value (or verdict) is proven.
     pub proven: bool,
@@ -249,6 +288,19 @@ pub struct Solution {
 
 #[pymethods]
 impl Solution {
+    /// Pickles as its fields (`kete._restore` reads them back).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        crate::pickle::reduce(py, "Solution", self)
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
     /// The value from South's view (`value` turned for North to move).
     #[getter]
     fn value_for_south(&self) -> Option<i64> {

@@ -320,6 +320,14 @@ impl UgiEngine {
 
 #[pymethods]
 impl UgiEngine {
+    /// Refused, saying why: an external engine is a running process. Pickle its settings and the
+    /// positions, and make an engine in each process.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyTypeError::new_err(
+            "cannot pickle a kete.UgiEngine: an external engine is a running process; pickle the positions (and the engine's settings) and make an engine in each process",
+        ))
+    }
+
     /// Starts the engine `command` (a program, or a list of the program
     /// and its arguments) and goes through its handshake: `ugi` (or `uci`
     /// with `proto="uci"`), the variant's options and `options` (sent as
