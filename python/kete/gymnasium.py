@@ -25,7 +25,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-__all__ = ["KeteEnv", "ENV_IDS", "observation_for", "reward_for", "drawing"]
+__all__ = ["KeteEnv", "ENV_IDS", "observation_for", "reward_for", "drawing", "random_opening"]
 
 def _env_id(variant):
     """The id of a variant: its name's words capitalised and joined
@@ -41,6 +41,24 @@ ENV_IDS["endodoi"] = "kete/EnDodoi-v0"
 # Nodes a kete opponent searches per move: a few milliseconds, so that
 # training is not slowed by the opponent. Its level still decides its play.
 OPPONENT_NODES = 2000
+
+def random_opening(game, plies, rng):
+    """Plays up to `plies` uniformly random moves on `game` (a ``kete.Game``)
+    with `rng` (a numpy Generator), stopping short of a move that would end
+    the game: the seeded openings that make games against a deterministic
+    opponent differ."""
+    for _ in range(plies):
+        moves = game.moves()
+        order = rng.permutation(len(moves))
+        for k in order:
+            trial = game.copy()
+            trial.push(moves[int(k)])
+            if not trial.is_over:
+                game.push(moves[int(k)])
+                break
+        else:
+            return
+
 
 def observation_for(game, side):
     """The observation of `game` from `side`'s view, his places first: what
@@ -101,10 +119,12 @@ class _EngineMover:
     def __init__(self, opponent, nodes):
         if isinstance(opponent, bool) or not isinstance(opponent, (numbers.Integral, str)):
             raise TypeError(f"opponent must be 'random', a level name or an Elo, got {opponent!r}")
+        # No endgame database: what the user's cache holds must not change
+        # the games (the same seeds give the same games on any machine).
         if isinstance(opponent, numbers.Integral):
-            self.engine = kete.Engine(hash_mb=1, elo=int(opponent))
+            self.engine = kete.Engine(hash_mb=1, egtb_dir=None, elo=int(opponent))
         else:
-            self.engine = kete.Engine(hash_mb=1, level=opponent)
+            self.engine = kete.Engine(hash_mb=1, egtb_dir=None, level=opponent)
         self.nodes = nodes
 
     def new_game(self, rng):
@@ -133,7 +153,9 @@ class KeteEnv(gymnasium.Env):
     (``"first-game"`` … ``"expert"``, ``"full"``, ``"greedy"``) or an Elo
     (an int) for ``kete.Engine``, searching `opponent_nodes` nodes a move.
     `play_as` is ``"south"`` (moves first), ``"north"`` or ``"random"``
-    (drawn at each reset).
+    (drawn at each reset). `openings` random plies (seeded from the
+    environment's generator) start each game: kete at full strength is
+    deterministic, so without them every game against it is the same.
 
     - ``action_space``: ``Discrete(action_count)``, the variant's fixed
       action space; ``observation_space``: the observation as a float32
@@ -149,8 +171,9 @@ class KeteEnv(gymnasium.Env):
       instead of an exception. Mask the actions to avoid it.
 
     A kete opponent's choices are seeded from the environment's generator,
-    so ``reset(seed=...)`` replays the same games. The first kete opponent of Kalah or Oware opens (or builds once, in seconds) the
-    engine's endgame database, as ``kete.Engine`` does.
+    so ``reset(seed=...)`` replays the same games. A kete opponent plays
+    without an endgame database, so that the same seeds give the same games
+    on any machine, whatever the database cache holds.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -162,8 +185,12 @@ class KeteEnv(gymnasium.Env):
         play_as="south",
         render_mode=None,
         opponent_nodes=OPPONENT_NODES,
+        openings=0,
         **options,
     ):
+        if isinstance(openings, bool) or not isinstance(openings, numbers.Integral) or openings < 0:
+            raise ValueError(f"openings must be a whole number of plies, 0 or more, got {openings!r}")
+        self.openings = int(openings)
         if play_as not in ("south", "north", "random"):
             raise ValueError(f"play_as must be 'south', 'north' or 'random', got {play_as!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -183,6 +210,7 @@ class KeteEnv(gymnasium.Env):
         """A new game; the opponent moves first when the agent is North."""
         super().reset(seed=seed)
         self.game = kete.Game(self.variant, **self.options)
+        random_opening(self.game, self.openings, self.np_random)
         self.opponent.new_game(self.np_random)
         if self.play_as == "random":
             self.side = ("south", "north")[int(self.np_random.integers(2))]

@@ -37,7 +37,7 @@ except ImportError as err:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-from .gymnasium import drawing, observation_for, observation_space, reward_for
+from .gymnasium import drawing, observation_for, observation_space, random_opening, reward_for
 
 __all__ = ["env", "raw_env", "AGENTS"]
 
@@ -68,9 +68,15 @@ class raw_env(AECEnv, EzPickle):
         "render_fps": 1,
     }
 
-    def __init__(self, variant="kalah", render_mode=None, **options):
-        EzPickle.__init__(self, variant, render_mode, **options)
+    def __init__(self, variant="kalah", render_mode=None, openings=0, **options):
+        EzPickle.__init__(self, variant, render_mode, openings, **options)
         super().__init__()
+        if isinstance(openings, bool) or not isinstance(openings, int) or openings < 0:
+            raise ValueError(f"openings must be a whole number of plies, 0 or more, got {openings!r}")
+        # `openings` random plies start each game, drawn from a generator
+        # that `reset(seed=...)` seeds.
+        self.openings = openings
+        self._rng = np.random.default_rng()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.variant = variant
@@ -110,9 +116,13 @@ class raw_env(AECEnv, EzPickle):
         return {"observation": observation_for(self.game, side), "action_mask": mask}
 
     def reset(self, seed=None, options=None):
-        """A new game from the start; South (``player_0``) moves first. The
-        game has no chance, so `seed` changes nothing."""
+        """A new game from the start, after `openings` random plies (`seed`
+        seeds them); South (``player_0``) moves first. Without openings the
+        game has no chance, and `seed` changes nothing."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
         self.game = kete.Game(self.variant, **self.options)
+        random_opening(self.game, self.openings, self._rng)
         self.agents = list(AGENTS)
         self.rewards = {a: 0 for a in AGENTS}
         self._cumulative_rewards = {a: 0 for a in AGENTS}

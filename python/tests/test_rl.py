@@ -362,3 +362,57 @@ def test_a_kete_level_beats_a_random_agent_most_of_the_time():
         losses[variant] = results.count(-1.0)
     assert all(n >= 4 for n in losses.values()), losses
     assert sum(losses.values()) >= 24, losses
+
+
+def _games_against(opponent, seeds, **kwargs):
+    """The move lists of one game per seed: the agent plays its first legal
+    action, the opponent as it chooses."""
+    out = []
+    for seed in seeds:
+        env = KeteEnv("oware", opponent=opponent, **kwargs)
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            action = int(np.flatnonzero(info["action_mask"])[0])
+            _, _, done, _, info = env.step(action)
+        out.append(tuple(env.game.history))
+    return out
+
+
+def test_the_same_seeds_give_the_same_games_with_an_empty_or_a_filled_database_cache(tmp_path, monkeypatch):
+    empty, filled = tmp_path / "empty", tmp_path / "filled"
+    empty.mkdir()
+    filled.mkdir()
+    # A cache with Oware's database in it, as a machine that played before has.
+    e = kete.Engine(hash_mb=16, egtb_dir=str(filled))
+    e.analyse(kete.Position("oware"), depth=2)
+    assert any(filled.iterdir()), "the engine left its database in the cache"
+    games = {}
+    for name, cache in (("empty", empty), ("filled", filled)):
+        monkeypatch.setenv("KETE_EGTB_DIR", str(cache))
+        games[name] = _games_against("full", [1, 2, 3], openings=4)
+    assert games["empty"] == games["filled"]
+
+
+def test_random_openings_make_games_against_full_strength_differ():
+    seeds = list(range(8))
+    assert len(set(_games_against("full", seeds))) == 1, "full strength is deterministic"
+    varied = _games_against("full", seeds, openings=6)
+    assert len(set(varied)) >= 6
+    # Seeded: the same seeds, the same games.
+    assert _games_against("full", seeds[:3], openings=6) == varied[:3]
+
+
+def test_pettingzoo_openings_are_seeded():
+    def history(seed):
+        env = kete.pettingzoo.raw_env("kalah", openings=5)
+        env.reset(seed=seed)
+        return tuple(env.game.history)
+
+    assert len(history(1)) == 5
+    assert history(1) == history(1)
+    assert len({history(s) for s in range(6)}) > 1
+    with pytest.raises(ValueError, match="openings must be a whole number"):
+        kete.pettingzoo.raw_env("kalah", openings=-1)
+    with pytest.raises(ValueError, match="openings must be a whole number"):
+        KeteEnv("kalah", openings="4")
