@@ -196,6 +196,26 @@ impl RecordedGame {
         Ok(out)
     }
 
+    /// Every ply from the start, the opening's included: the position
+    /// before it and its move, `len(all_moves)` pairs in order (training
+    /// pairs; `positions()` starts after the opening).
+    fn plies(&self) -> PyResult<Vec<(Position, String)>> {
+        let start = self.start()?;
+        let mut pos = start.inner.clone_box();
+        let mut out = Vec::with_capacity(self.opening.len() + self.moves.len());
+        let moves = self
+            .opening
+            .iter()
+            .map(|m| ("opening move", m))
+            .chain(self.moves.iter().map(|m| ("move", &m.r#move)));
+        for (i, (what, m)) in moves.enumerate() {
+            out.push((Position::of(pos.clone_box()), m.clone()));
+            pos.play(m)
+                .map_err(|e| self.fail(format!("{what} '{m}' (ply {}): {e}", i + 1)))?;
+        }
+        Ok(out)
+    }
+
     /// Every move from the start: the opening's, then the engines'.
     #[getter]
     fn all_moves(&self) -> Vec<String> {

@@ -46,3 +46,20 @@ def test_a_record_reads_as_the_arena_wrote_it(repo):
     assert g.start() == kete.Position("kalah")
     assert g.positions()[0] == kete.Position("kalah").play_all(g.opening)
     assert "kete vs cmancala" in repr(g)
+
+
+def test_plies_pair_every_move_from_the_start_with_the_position_before_it(repo):
+    games = kete.read_games(repo / "tournaments" / "kalah-vs-cmancala-st500" / "games.jsonl")
+    for g in games[:20]:
+        plies = g.plies()
+        assert [m for _, m in plies] == g.all_moves
+        assert plies[0][0].fen == g.start().fen
+        # Each position is the one before its move: playing the move gives
+        # the next pair's position, and the last gives the final position.
+        for (pos, m), (after, _) in zip(plies, plies[1:]):
+            assert pos.play(m).fen == after.fen
+        last, m = plies[-1]
+        assert last.play(m).fen == g.final_fen
+        # The engines' moves are the tail, after the opening.
+        assert [m for _, m in plies[len(g.opening):]] == [r.move for r in g.moves]
+        assert plies[len(g.opening)][0].fen == g.positions()[0].fen
