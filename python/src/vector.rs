@@ -45,6 +45,12 @@ pub trait DynBatch: Send + Sync {
     fn to_play(&self) -> Vec<i8>;
     fn fen(&self, i: usize) -> String;
     fn plies(&self, i: usize) -> usize;
+    /// Writes the final observation of each game that ended in the last
+    /// step (as `write` would have shown its final position) and marks it
+    /// in `ended`; the other rows are left as they are.
+    fn write_final(&self, obs: &mut [f32], ended: &mut [bool]);
+    /// The final position token of game `i`, if it ended in the last step.
+    fn final_fen(&self, i: usize) -> Option<String>;
 }
 
 struct Batch<G: Game> {
@@ -54,9 +60,21 @@ struct Batch<G: Game> {
     random_plies: usize,
     max_plies: Option<usize>,
     moves: Vec<G::Move>,
+    /// The games that ended in the last step, by row, kept until the next
+    /// step (the row itself holds the new game).
+    finals: Vec<Option<GameRecord<G>>>,
+    /// The rows of `finals` that hold a game.
+    final_rows: Vec<usize>,
 }
 
 impl<G: Game> Batch<G> {
+    /// Forgets the games the last step ended.
+    fn clear_finals(&mut self) {
+        for i in self.final_rows.drain(..) {
+            self.finals[i] = None;
+        }
+    }
+
     /// A new game: the start, then `random_plies` random moves (again from
     /// the start if those end the game).
     fn new_game(&mut self) -> GameRecord<G> {
@@ -91,6 +109,7 @@ impl<G: Game> DynBatch for Batch<G> {
         if let Some(s) = seed {
             self.rng = StdRng::seed_from_u64(s);
         }
+        self.clear_finals();
         for i in 0..self.games.len() {
             self.games[i] = self.new_game();
         }
@@ -113,6 +132,7 @@ impl<G: Game> DynBatch for Batch<G> {
             }
             chosen.push(mv);
         }
+        self.clear_finals();
         for (i, mv) in chosen.into_iter().enumerate() {
             let mover = self.games[i].position().side_to_move();
             self.games[i].play(mv);
@@ -130,7 +150,9 @@ impl<G: Game> DynBatch for Batch<G> {
             }
             ended[i] = e;
             if e.terminated || e.truncated {
-                self.games[i] = self.new_game();
+                let fresh = self.new_game();
+                self.finals[i] = Some(std::mem::replace(&mut self.games[i], fresh));
+                self.final_rows.push(i);
             }
         }
         Ok(())
@@ -159,6 +181,19 @@ impl<G: Game> DynBatch for Batch<G> {
     fn plies(&self, i: usize) -> usize {
         self.games[i].moves().len()
     }
+    fn write_final(&self, obs: &mut [f32], ended: &mut [bool]) {
+        let o = self.observation_len();
+        for &i in &self.final_rows {
+            if let Some(game) = &self.finals[i] {
+                let pos = game.position();
+                pos.observe(pos.side_to_move(), &mut obs[i * o..(i + 1) * o]);
+                ended[i] = true;
+            }
+        }
+    }
+    fn final_fen(&self, i: usize) -> Option<String> {
+        self.finals[i].as_ref().map(|g| g.position().to_notation())
+    }
 }
 
 struct MakeBatch {
@@ -178,6 +213,8 @@ impl BoardVisitor for MakeBatch {
             random_plies: self.random_plies,
             max_plies: self.max_plies,
             moves: Vec::new(),
+            finals: (0..self.n).map(|_| None).collect(),
+            final_rows: Vec::new(),
         };
         for _ in 0..self.n {
             let g = b.new_game();
@@ -341,6 +378,38 @@ impl VectorGames {
     #[getter]
     fn to_play<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         PyArray1::from_vec(py, self.inner.to_play())
+    }
+
+    /// The final observations of the games that ended in the last step,
+    /// which the row no longer shows (it holds the next game already):
+    /// `(observations, ended)`, `ended[i]` true where game `i` ended, its
+    /// row of `observations` from the final position as `step` would have
+    /// shown it (the side to move's view); the other rows are zero. For a
+    /// learner that bootstraps at truncation, as Gymnasium's vector
+    /// environments keep `final_obs`.
+    fn final_observations<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>) {
+        let n = self.inner.len();
+        let obs = PyArray2::<f32>::zeros(py, [n, self.inner.observation_len()], false);
+        let ended = PyArray1::<bool>::zeros(py, [n], false);
+        {
+            let mut o = obs.readwrite();
+            let mut e = ended.readwrite();
+            self.inner.write_final(
+                o.as_slice_mut().expect("a new array is contiguous"),
+                e.as_slice_mut().expect("a new array is contiguous"),
+            );
+        }
+        (obs, ended)
+    }
+
+    /// The final position token of game `i` if it ended in the last step,
+    /// else `None`.
+    fn final_fen(&self, i: usize) -> PyResult<Option<String>> {
+        self.check(i)?;
+        Ok(self.inner.final_fen(i))
     }
 
     /// The position token of game `i`.

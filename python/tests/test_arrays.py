@@ -114,13 +114,20 @@ def test_vector_games_agree_with_games_played_move_by_move(variant, options):
         movers = [replay(variant, options, starts[i], played[i]).side_to_move for i in range(n)]
         obs, mask, rewards, terminated, truncated = games.step(actions)
         assert not truncated.any()
+        final_obs, ended = games.final_observations()
+        assert np.array_equal(ended, terminated)
         for i in range(n):
             played[i].append(actions[i])
             if not terminated[i]:
                 assert rewards[i] == 0
+                assert games.final_fen(i) is None
+                assert not final_obs[i].any()
                 continue
             g = replay(variant, options, starts[i], played[i])
             assert g.is_over
+            # The game that ended, though its row shows the next one.
+            assert games.final_fen(i) == g.fen
+            assert np.array_equal(final_obs[i], g.observation())
             winner = g.outcome.winner
             expected = 0 if winner is None else (1 if winner == movers[i] else -1)
             assert rewards[i] == expected
@@ -150,10 +157,25 @@ def test_vector_games_are_reproducible_from_their_seed():
 def test_vector_games_truncate_at_max_plies():
     games = kete.VectorGames("bao-kiswahili", 4, max_plies=3)
     obs, mask = games.reset()
+    played = []
     for ply in range(3):
-        obs, mask, rewards, terminated, truncated = games.step(mask.argmax(axis=1))
+        played.append(mask.argmax(axis=1))
+        obs, mask, rewards, terminated, truncated = games.step(played[-1])
     assert truncated.all() and not terminated.any()
     assert [games.plies(i) for i in range(4)] == [0, 0, 0, 0]
+    # The truncated games' last positions are kept for bootstrapping, until
+    # the next step or reset.
+    final_obs, ended = games.final_observations()
+    assert ended.all()
+    for i in range(4):
+        last = kete.Game("bao-kiswahili")
+        for actions in played:
+            last.push_action(int(actions[i]))
+        assert games.final_fen(i) == last.fen
+        assert np.array_equal(final_obs[i], last.observation())
+    games.reset()
+    assert not games.final_observations()[1].any()
+    assert games.final_fen(0) is None
 
 
 def test_vector_games_refuse_bad_actions_and_move_no_game():
