@@ -15,6 +15,23 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
+/// A margin of `centiseeds` in the game's words, without its sign: "6
+/// seeds", "5.6 kumalaks" (whole from 10 up or when within 0.05 of one),
+/// or `None` for less than 0.05 of a seed (even).
+pub fn margin_words(centiseeds: i32, w: &crate::game::Words) -> Option<String> {
+    let n = centiseeds.unsigned_abs() as f64 / 100.0;
+    if n < 0.05 {
+        return None;
+    }
+    let shown = if n >= 10.0 || (n - n.round()).abs() < 0.05 {
+        format!("{}", n.round())
+    } else {
+        format!("{n:.1}")
+    };
+    let unit = if shown == "1" { &w.seed } else { &w.seeds };
+    Some(format!("{shown} {unit}"))
+}
+
 /// What a solve's bounds on the final margin (South's view, `lo..=hi`)
 /// prove, in the game's words: "proven only that South loses by at most 52
 /// kumalaks and wins by at most 82".
@@ -68,7 +85,7 @@ pub fn line_text_joined<G: Game>(pos: &G, moves: &[G::Move], joined: bool) -> St
 
 #[cfg(test)]
 mod tests {
-    use super::margin_bounds_words;
+    use super::{margin_bounds_words, margin_words};
     use crate::game::Words;
 
     #[test]
@@ -87,6 +104,10 @@ mod tests {
             "proven only that South loses by at most 6 seeds and does not win"
         );
         assert_eq!(margin_bounds_words(0, 0, &w), "proven a draw");
+        assert_eq!(margin_words(706, &w).unwrap(), "7.1 seeds");
+        assert_eq!(margin_words(-100, &w).unwrap(), "1 seed");
+        assert_eq!(margin_words(1195, &w).unwrap(), "12 seeds");
+        assert_eq!(margin_words(3, &w), None);
         assert_eq!(
             margin_bounds_words(-3, -3, &w),
             "proven: North wins by 3 seeds"

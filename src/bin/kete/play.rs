@@ -10,7 +10,7 @@ use clap::Args;
 
 use crate::variant_args::VariantArgs;
 use kete::game::{Game, GameRecord, GameResult, Outcome, Side, Words, in_move_order};
-use kete::protocol::text::score_text;
+use kete::protocol::text::{margin_words, score_text};
 use kete::search::level::{self, Player};
 use kete::search::{self, Limits, Settings, Shared};
 use kete::variants::{Variant, VariantVisitor};
@@ -133,21 +133,10 @@ fn score_words(score: i32, words: &Words) -> String {
             format!("a loss in {}", moves(-m))
         };
     }
-    let n = score.unsigned_abs() as f64 / 100.0;
-    if n < 0.05 {
-        return "even".into();
+    match margin_words(score, words) {
+        None => "even".into(),
+        Some(m) => format!("{}{m}", if score > 0 { "+" } else { "-" }),
     }
-    let shown = if n >= 10.0 || (n - n.round()).abs() < 0.05 {
-        format!("{}", n.round())
-    } else {
-        format!("{n:.1}")
-    };
-    let unit = if shown == "1" {
-        &words.seed
-    } else {
-        &words.seeds
-    };
-    format!("{}{shown} {unit}", if score > 0 { "+" } else { "-" })
 }
 
 /// A level by name, with its Elo in this game where it was measured (full

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use kete::game::{Side, Words};
-use kete::protocol::text::score_text;
+use kete::protocol::text::{margin_words, score_text};
 
 /// The end of the game in words: "North (kete) wins 37–11 — North's row is
 /// empty".
@@ -120,18 +120,10 @@ pub fn evaluation(score: i32, side: Side, words: &Words) -> Value {
 /// Centiseeds from South's view in the game's words, for the side ahead
 /// ("even" when neither is).
 pub(super) fn seeds_text(south: i32, words: &Words) -> String {
-    let seeds = south.unsigned_abs() as f64 / 100.0;
-    if seeds < 0.05 {
-        return "even".into();
+    match margin_words(south, words) {
+        None => "even".into(),
+        Some(m) => format!("+{m} for {}", if south > 0 { "South" } else { "North" }),
     }
-    let side = if south > 0 { "South" } else { "North" };
-    let n = if seeds >= 10.0 || (seeds - seeds.round()).abs() < 0.05 {
-        format!("{}", seeds.round())
-    } else {
-        format!("{seeds:.1}")
-    };
-    let unit = if n == "1" { &words.seed } else { &words.seeds };
-    format!("+{n} {unit} for {side}")
 }
 
 /// An external engine's score (`cp N` or `mate N`, from the side to move)
