@@ -532,7 +532,7 @@ fn cell_label(c: &Cell, player: &str, legal: bool, marks: &[&str], w: &Words) ->
         w.count(c.seeds),
         c.marks
             .iter()
-            .filter(|m| **m != "functional")
+            .filter(|m| **m != "functional" && !m.starts_with("owner-"))
             .map(|m| format!(", {}", mark_words(m, c, w)))
             .collect::<String>(),
         if legal { ", legal move" } else { "" },
@@ -577,8 +577,8 @@ fn cell_shape(s: &mut String, c: &Cell, legal: bool, (x, y, w, h): (f64, f64, f6
                 s,
                 r##"<circle class="shape" cx="{cx}" cy="{cy}" r="{PIT_R}" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"##
             );
-            if c.marks.contains(&"tuzdyk") {
-                tuzdyk(s, c.side.other(), cx, cy);
+            if let Some(owner) = owner(c).filter(|_| c.marks.contains(&"tuzdyk")) {
+                tuzdyk(s, owner, cx, cy);
             }
             if c.marks.contains(&"kimbi") {
                 // Bao's kimbi (a kichwa and its neighbour): a second, dotted
@@ -856,13 +856,25 @@ fn arrow(s: &mut String, a: &Arrow, cells: &[Cell], frame: &Frame, g: &Grid) {
     );
 }
 
+/// The player a cell's rule mark belongs to, as the game marks it
+/// (`owner-south`, `owner-north`: a Togyz Kumalak tuzdyk's owner).
+fn owner(c: &Cell) -> Option<Side> {
+    if c.marks.contains(&"owner-south") {
+        Some(Side::South)
+    } else if c.marks.contains(&"owner-north") {
+        Some(Side::North)
+    } else {
+        None
+    }
+}
+
 /// A rule mark of cell `c` in words.
 fn mark_words(m: &str, c: &Cell, w: &Words) -> String {
     match m {
         "takasia" => "blocked (takasia)".to_string(),
-        // A tuzdyk on a player's row is his opponent's.
+        // Whose it is, as the game marks it.
         "tuzdyk" => {
-            let owner = side_name(c.side.other());
+            let owner = owner(c).map_or("somebody", side_name);
             format!(
                 "{owner}'s tuzdyk: {} falling here go to {owner}'s {}",
                 w.seeds, w.store

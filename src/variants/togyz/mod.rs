@@ -308,10 +308,11 @@ impl Board for Togyz {
                     col: col as u8,
                     name: (col + 1).to_string(),
                     seeds: self.cells[c] as u32,
-                    marks: if self.tuzdyk_owner(c).is_some() {
-                        vec!["tuzdyk"]
-                    } else {
-                        Vec::new()
+                    // A tuzdyk, with whose it is (the player across).
+                    marks: match self.tuzdyk_owner(c) {
+                        Some(Side::South) => vec!["tuzdyk", "owner-south"],
+                        Some(Side::North) => vec!["tuzdyk", "owner-north"],
+                        None => Vec::new(),
                     },
                 }
             })
