@@ -298,15 +298,6 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
             .map_err(|_| anyhow!("the proof's thread failed"))
     })?;
     let mut out = std::io::stdout().lock();
-    let line = |moves: &[G::Move]| {
-        let mut p = pos.clone();
-        let mut texts = Vec::new();
-        for &m in moves {
-            texts.push(p.format_move(m));
-            p = p.play(m);
-        }
-        texts.join(" ")
-    };
     let stats = format!(
         "nodes {} (shorter win {}) max-ply {} hashfull {} time {:.2} s",
         r.nodes,
@@ -338,16 +329,16 @@ fn prove_and_print<G: Game>(pos: &G, args: &SolveArgs, name: &str) -> Result<()>
                     |n| format!("of {n} positions checked against the rules")
                 )
             );
-            let best =
-                r.pv.first()
-                    .map_or("-".to_string(), |&m| pos.format_move(m));
-            writeln!(out, "mate {n} best {best} pv {}", line(&r.pv))?;
+            let best = first_move(pos, &r.pv);
+            writeln!(
+                out,
+                "mate {n} best {best} pv {}",
+                kete::protocol::text::line_text(pos, &r.pv)
+            )?;
         }
         Verdict::Unproven => {
             eprintln!("unproven: {}; {stats}", r.ended);
-            let best =
-                r.pv.first()
-                    .map_or("-".to_string(), |&m| pos.format_move(m));
+            let best = first_move(pos, &r.pv);
             writeln!(
                 out,
                 "unproven win pn {} dn {} loss pn {} dn {} max-ply {} nodes {} best {best}",
@@ -791,6 +782,13 @@ fn print_result<G: Game>(pos: &G, value: i32, best: &[G::Move]) -> Result<()> {
     Ok(())
 }
 
+/// The first of `moves` (played from `pos`) as text, `-` for none.
+fn first_move<G: Game>(pos: &G, moves: &[G::Move]) -> String {
+    moves
+        .first()
+        .map_or("-".to_string(), |&m| pos.format_move(m))
+}
+
 /// The bounds of a solve stopped early, South's view.
 fn south_bounds<G: Game>(pos: &G, r: &kete::solve::SolveResult<G::Move>) -> (i32, i32) {
     if pos.side_to_move() == Side::South {
@@ -810,10 +808,7 @@ fn print_unproven<G: Game>(
     r: &kete::solve::SolveResult<G::Move>,
 ) -> Result<()> {
     let (lo, hi) = south_bounds(pos, r);
-    let best = r
-        .best
-        .first()
-        .map_or("-".to_string(), |&m| pos.format_move(m));
+    let best = first_move(pos, &r.best);
     eprintln!(
         "stopped by --time {} s: {}; {best} is the best move found so far, not proven. \
          To prove more, give it more --time{}.",
