@@ -48,6 +48,13 @@ pub fn _restore(py: Python<'_>, name: &str, text: &str) -> PyResult<Py<PyAny>> {
         "Cell" => Py::new(py, read::<Cell>(name, text)?)?.into_any(),
         "RecordedMove" => Py::new(py, read::<RecordedMove>(name, text)?)?.into_any(),
         "RecordedGame" => Py::new(py, read::<RecordedGame>(name, text)?)?.into_any(),
+        "VectorGames" => Py::new(
+            py,
+            crate::vector::restore(text).map_err(|e| {
+                PyValueError::new_err(format!("cannot unpickle a kete.VectorGames: {e}"))
+            })?,
+        )?
+        .into_any(),
         other => {
             return Err(PyValueError::new_err(format!(
                 "cannot unpickle a kete.{other}: no such value type"
