@@ -199,3 +199,40 @@ def test_a_damaged_batch_pickle_is_refused():
         restore(name, text.replace('"moves":[]', '"moves":[99]', 1))
     with pytest.raises(ValueError, match="cannot unpickle a kete.VectorGames"):
         restore(name, text[:-5])
+
+
+# Oware endings with a few seeds, where random play often repeats a position.
+FEW_SEEDS = [
+    "1-0-0-0-0-0-1-0-0-0-0-0-23-23-S",
+    "0-0-1-0-2-0-0-1-0-0-1-0-21-22-S",
+    "2-0-0-0-0-1-0-0-2-0-0-0-22-21-N",
+    "0-1-0-1-0-0-1-0-0-0-1-0-22-22-S",
+]
+
+
+def test_rows_end_a_repeated_position_as_the_referee_does():
+    n = 4 * len(FEW_SEEDS)
+    games = kete.VectorGames("oware", n, seed=0)
+    starts = [kete.Position.from_fen("oware", FEW_SEEDS[i % len(FEW_SEEDS)]) for i in range(n)]
+    _, mask = games.reset(positions=starts)
+    referee = [kete.Game.from_position(p) for p in starts]
+    rng = np.random.default_rng(3)
+    reasons = {}
+    while len(reasons) < n:
+        actions = random_actions(rng, mask)
+        _, mask, rewards, terminated, _ = games.step(actions)
+        for i in range(n):
+            if i in reasons:
+                continue
+            game = referee[i]
+            mover = game.side_to_move
+            game.push_action(int(actions[i]))
+            assert bool(terminated[i]) == game.is_over
+            if game.is_over:
+                assert games.final_fen(i) == game.fen
+                winner = game.outcome.winner
+                assert rewards[i] == (0 if winner is None else (1 if winner == mover else -1))
+                reasons[i] = game.outcome.reason
+            else:
+                assert games.fen(i) == game.fen
+    assert "repetition" in reasons.values()

@@ -33,6 +33,18 @@ pub struct Row<G: Game> {
     /// position (the positions are compared only where the hashes agree).
     hashes: Vec<u64>,
     seen: Vec<G>,
+    /// One bit of 256 for each hash in `hashes` (its top byte): a position
+    /// whose bit is clear is new, and the scan is skipped.
+    bloom: [u64; 4],
+    /// Each side's gains (as `Game::gained` counts them) at the current
+    /// position, and whether no side's gains have fallen in this game.
+    /// While none has, a position can only repeat one with the same gains,
+    /// all of them since the gains last changed: `seen` keeps only those,
+    /// so that a long game's scan and memory stay short. Once a side's
+    /// gains fall (Bao's seeds come back to a side, a store lends seeds),
+    /// `seen` is rebuilt from the moves and keeps every position.
+    gains: (u32, u32),
+    monotone: bool,
     /// The outcome, repetition included (as `GameRecord::outcome`).
     pub outcome: Option<Outcome>,
     /// The legal moves of `pos`, none once the game is over: found once a
@@ -44,12 +56,16 @@ pub struct Row<G: Game> {
 
 impl<G: Game> Row<G> {
     pub fn new(start: G, dealt: u64) -> Row<G> {
+        let gains = (start.gained(Side::South), start.gained(Side::North));
         let mut row = Row {
             pos: start.clone(),
             start,
             moves: Vec::new(),
             hashes: Vec::new(),
             seen: Vec::new(),
+            bloom: [0; 4],
+            gains,
+            monotone: true,
             outcome: None,
             legal: Vec::new(),
             dealt,
@@ -61,9 +77,37 @@ impl<G: Game> Row<G> {
 
     fn remember(&mut self) {
         if G::CAN_REPEAT {
-            self.hashes.push(self.pos.hash());
-            self.seen.push(self.pos.clone());
+            self.note(self.pos.hash(), self.pos.clone());
         }
+    }
+
+    fn note(&mut self, h: u64, p: G) {
+        let bit = (h >> 56) as usize;
+        self.bloom[bit >> 6] |= 1 << (bit & 63);
+        self.hashes.push(h);
+        self.seen.push(p);
+    }
+
+    fn forget(&mut self) {
+        self.hashes.clear();
+        self.seen.clear();
+        self.bloom = [0; 4];
+    }
+
+    fn may_have_seen(&self, h: u64) -> bool {
+        let bit = (h >> 56) as usize;
+        self.bloom[bit >> 6] & (1 << (bit & 63)) != 0
+    }
+
+    /// Every position from the start to the current one, in `seen` again.
+    fn recall(&mut self) {
+        self.forget();
+        let mut p = self.start.clone();
+        for i in 0..self.moves.len() {
+            let next = p.play(self.moves[i]);
+            self.note(p.hash(), std::mem::replace(&mut p, next));
+        }
+        self.note(p.hash(), p);
     }
 
     /// The outcome and legal moves of the position reached.
@@ -81,12 +125,21 @@ impl<G: Game> Row<G> {
         let next = self.pos.play(mv);
         let mut repetition = None;
         if G::CAN_REPEAT {
+            let gains = (next.gained(Side::South), next.gained(Side::North));
+            if self.monotone && (gains.0 < self.gains.0 || gains.1 < self.gains.1) {
+                self.monotone = false;
+                self.recall();
+            } else if self.monotone && gains != self.gains {
+                self.forget();
+            }
+            self.gains = gains;
             let h = next.hash();
-            let again = self
-                .hashes
-                .iter()
-                .zip(&self.seen)
-                .any(|(&k, p)| k == h && *p == next);
+            let again = self.may_have_seen(h)
+                && self
+                    .hashes
+                    .iter()
+                    .zip(&self.seen)
+                    .any(|(&k, p)| k == h && *p == next);
             if again {
                 repetition = next.repetition_outcome();
             }
