@@ -116,23 +116,36 @@ class _EngineMover:
     the environment's generator at every new game, so that
     ``reset(seed=...)`` replays the same games."""
 
-    def __init__(self, opponent, nodes):
+    def __init__(self, opponent, nodes, seed=None):
         if isinstance(opponent, bool) or not isinstance(opponent, (numbers.Integral, str)):
             raise TypeError(f"opponent must be 'random', a level name or an Elo, got {opponent!r}")
+        self.opponent = opponent
+        self.nodes = nodes
+        self.seed = seed
         # No endgame database: what the user's cache holds must not change
         # the games (the same seeds give the same games on any machine).
         if isinstance(opponent, numbers.Integral):
-            self.engine = kete.Engine(hash_mb=1, egtb_dir=None, elo=int(opponent))
+            self.engine = kete.Engine(hash_mb=1, egtb_dir=None, elo=int(opponent), seed=seed)
         else:
-            self.engine = kete.Engine(hash_mb=1, egtb_dir=None, level=opponent)
-        self.nodes = nodes
+            self.engine = kete.Engine(hash_mb=1, egtb_dir=None, level=opponent, seed=seed)
 
     def new_game(self, rng):
-        self.engine.new_game()
-        self.engine.configure(seed=int(rng.integers(2**63)))
+        self.seed = int(rng.integers(2**63))
+        self.engine.configure(seed=self.seed)
 
     def play(self, game, rng):
+        # An empty table every move: the move depends on the position and
+        # the seed alone, so a copy of the environment plays as it would.
+        self.engine.new_game()
         game.push(self.engine.best_move(game.position, nodes=self.nodes))
+
+    def __getstate__(self):
+        """An engine cannot be pickled: its settings are, and a new one
+        made from them plays the same moves."""
+        return {"opponent": self.opponent, "nodes": self.nodes, "seed": self.seed}
+
+    def __setstate__(self, state):
+        self.__init__(state["opponent"], state["nodes"], state["seed"])
 
 
 def make_opponent(opponent, nodes=OPPONENT_NODES):
@@ -171,7 +184,9 @@ class KeteEnv(gymnasium.Env):
       instead of an exception. Mask the actions to avoid it.
 
     A kete opponent's choices are seeded from the environment's generator,
-    so ``reset(seed=...)`` replays the same games. A kete opponent plays
+    so ``reset(seed=...)`` replays the same games. The environment pickles
+    and deep-copies, a kete opponent as its settings: the copy plays on as
+    the original would. A kete opponent plays
     without an endgame database, so that the same seeds give the same games
     on any machine, whatever the database cache holds.
     """

@@ -47,7 +47,14 @@ pub struct Core {
 
 impl Core {
     pub(crate) fn new() -> Core {
-        let settings = Settings::default();
+        // No database unless asked for (`egtb_dir=`): the engine's default,
+        // the user's cache, holds whatever `kete egtb prepare` left there,
+        // and a search that plays with it answers differently from one
+        // machine to the next.
+        let settings = Settings {
+            egtb_dir: EMPTY.to_string(),
+            ..Settings::default()
+        };
         Core {
             shared: Shared::new(settings.hash_mib),
             settings,

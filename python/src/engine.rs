@@ -33,10 +33,12 @@ fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
 ///
 /// `Engine(hash_mb=64, threads=2, eval="classic", solve_endgames=False,
 /// egtb_path=..., egtb_dir=...)`: the options are the engine's own
-/// (`kete` then `ugi` lists them), in any case, `_` for a space. As the
-/// engine, it plays Kalah and Oware with the database in play: the one
-/// `kete egtb prepare` left in `egtb_dir` (the user's cache folder by
-/// default), else a small one it builds there once, in about a second.
+/// (`kete` then `ugi` lists them), in any case, `_` for a space, but for
+/// one: it uses no endgame database unless `egtb_dir` names a folder
+/// (`"<cache>"` for the user's cache folder, as the engine), so that a
+/// search answers the same on every machine. Given a folder, it plays
+/// Kalah and Oware with the database in play: the one `kete egtb prepare`
+/// left there, else a small one it builds there once, in about a second.
 /// An engine answers one call at a time: give each Python thread its own.
 #[pyclass(module = "kete")]
 pub struct Engine {

@@ -126,7 +126,8 @@ def test_a_bao_proof(engine):
 
 
 def test_the_database_in_play(egtb_dir):
-    e = kete.Engine()
+    assert kete.Engine().database(kete.Position("kalah")) is None, "none unless asked for"
+    e = kete.Engine(egtb_dir="<cache>")
     p = kete.Position("kalah")
     db = e.database(p)
     assert db is not None and db.startswith(str(egtb_dir)) and "kalah-6-standard" in db

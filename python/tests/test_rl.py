@@ -394,6 +394,27 @@ def test_the_same_seeds_give_the_same_games_with_an_empty_or_a_filled_database_c
     assert games["empty"] == games["filled"]
 
 
+def test_a_python_engine_searches_alike_with_an_empty_or_a_filled_database_cache(tmp_path, monkeypatch):
+    empty, filled = tmp_path / "empty", tmp_path / "filled"
+    empty.mkdir()
+    filled.mkdir()
+    ending = kete.Position.from_fen("oware", "0-3-0-1-2-0-0-2-1-0-0-3-18-18-S")
+    kete.Engine(hash_mb=16, egtb_dir=str(filled)).analyse(ending, depth=2)
+    assert any(filled.iterdir()), "the engine left its database in the cache"
+    found = {}
+    for name, cache in (("empty", empty), ("filled", filled)):
+        monkeypatch.setenv("KETE_EGTB_DIR", str(cache))
+        engine = kete.Engine(hash_mb=16, threads=1)
+        assert engine.options["EgtbDir"] == "<empty>"
+        assert engine.database(ending) is None
+        a = engine.analyse(ending, depth=9, multipv=3)
+        found[name] = [(line.pv, str(line.score), line.tbhits) for line in a.lines]
+    assert found["empty"] == found["filled"]
+    assert all(hits in (None, 0) for _, _, hits in found["empty"])
+    # Asked for, the cache is used as the engine uses it.
+    assert kete.Engine(egtb_dir="<cache>").database(ending) is not None
+
+
 def test_random_openings_make_games_against_full_strength_differ():
     seeds = list(range(8))
     assert len(set(_games_against("full", seeds))) == 1, "full strength is deterministic"
@@ -416,3 +437,32 @@ def test_pettingzoo_openings_are_seeded():
         kete.pettingzoo.raw_env("kalah", openings=-1)
     with pytest.raises(ValueError, match="openings must be a whole number"):
         KeteEnv("kalah", openings="4")
+
+
+@pytest.mark.parametrize("opponent", ["random", "casual", "full", 1400])
+def test_an_environment_pickles_and_deep_copies_into_one_that_plays_on_alike(opponent):
+    import copy
+    import pickle
+
+    env = KeteEnv("oware", opponent=opponent, openings=2)
+    _, info = env.reset(seed=5)
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        _, _, done, _, info = env.step(legal_choice(rng, info["action_mask"]))
+        assert not done
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for c in copies:
+        assert c.game.history == env.game.history
+    runs = []
+    for e in [env, *copies]:
+        steps_rng = np.random.default_rng(2)
+        info = e._info()
+        out, done = [], False
+        while not done:
+            obs, reward, done, _, info = e.step(legal_choice(steps_rng, info["action_mask"]))
+            out.append((obs.tobytes(), reward))
+        # and the next game from the generator the copy carried
+        obs, _ = e.reset()
+        out.append((obs.tobytes(), tuple(e.game.history)))
+        runs.append(out)
+    assert runs[1] == runs[0] and runs[2] == runs[0]
