@@ -163,8 +163,10 @@ class VectorGames:
         n: int = 1,
         *,
         seed: int = 0,
-        random_plies: int = 0,
+        random_plies: Union[int, Sequence[int], None] = None,
         max_plies: Optional[int] = None,
+        threads: Optional[int] = None,
+        copy: bool = True,
         **options: Union[int, str],
     ) -> None: ...
     def __len__(self) -> int: ...
@@ -174,8 +176,15 @@ class VectorGames:
     def action_count(self) -> int: ...
     @property
     def observation_size(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
     def reset(
-        self, seed: Optional[int] = None
+        self,
+        seed: Optional[int] = None,
+        *,
+        positions: Optional[Sequence[Union[None, str, Position]]] = None,
+        rows: Union[Sequence[int], Sequence[bool], npt.NDArray[Any], None] = None,
+        random_plies: Union[int, Sequence[int], None] = None,
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
     def observe(self) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
     def step(
@@ -193,6 +202,7 @@ class VectorGames:
     def final_fen(self, i: int) -> Optional[str]: ...
     def fen(self, i: int) -> str: ...
     def plies(self, i: int) -> int: ...
+    def copy(self) -> VectorGames: ...
 
 class Score:
     """A score as the protocol states it: ``cp N`` or ``mate N``."""
