@@ -5,8 +5,9 @@
 # `cargo build --release` (the tests compare with target/release/kete).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# One interpreter for the tools, the wheel's tag and the fresh virtualenv
-# (a wheel is built per CPython version: python/Cargo.toml).
+# One interpreter for the tools and the full test run; the wheel is built
+# for the stable ABI (python/Cargo.toml) and tested on every other CPython
+# from 3.9 the machine has, at the end.
 py=$(python3 -c 'import sys; print(sys.executable)')
 tools=target/wheel-tools
 if ! "$tools/bin/maturin" --version 2>/dev/null | grep -qx 'maturin 1.16.0'; then
@@ -30,6 +31,10 @@ whl=$(echo target/wheels/kete-*.whl)
 tag=${whl%.whl}
 tag=${tag#target/wheels/kete-*-}
 echo "wheel: $whl, tag $tag"
+case "$tag" in
+  cp39-abi3-*) ;;
+  *) echo "wheel: not the one abi3 wheel for CPython 3.9 and newer: $tag" >&2; exit 1 ;;
+esac
 # auditwheel's own reading of the symbols must agree with the tag.
 shown=$("$tools/bin/auditwheel" show "$whl")
 echo "$shown"
@@ -62,3 +67,35 @@ case "$where" in
 esac
 PATH="$PWD/$venv/bin:$clean" KETE_BIN="$PWD/target/release/kete" \
   "$venv/bin/python" -m pytest -p no:cacheprovider python/tests
+
+# The same wheel on every other CPython from 3.9 on this machine (pyenv's,
+# or python3.N on the PATH): a fresh virtualenv each with numpy and pytest
+# only (the extras' packages do not all exist for every version), and the
+# tests of the package's own core. The interpreters tested are named, so a
+# machine with fewer shows it.
+core_tests=(test_positions.py test_vector.py test_pickle.py
+  test_records.py test_errors.py test_stubs.py)
+main_version=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+tested=("$main_version")
+candidates=()
+if command -v pyenv >/dev/null; then
+  candidates+=("$(pyenv root)"/versions/3.*/bin/python3)
+fi
+for minor in 9 10 11 12 13 14 15; do
+  if found=$(command -v "python3.$minor"); then candidates+=("$found"); fi
+done
+for candidate in "${candidates[@]}"; do
+  version=$("$candidate" -c 'import sys; print("%d.%d" % sys.version_info[:2]) if sys.version_info >= (3, 9) else None' 2>/dev/null) || continue
+  case " ${tested[*]} " in *" $version "*) continue ;; esac
+  [ -n "$version" ] && [ "$version" != None ] || continue
+  tested+=("$version")
+  other=target/wheel-venv-$version
+  rm -rf "$other"
+  "$candidate" -m venv "$other"
+  PATH=$clean "$other/bin/pip" install -q --no-compile --only-binary=:all: "$whl" pytest
+  echo "wheel: CPython $version ($candidate)"
+  PATH="$PWD/$other/bin:$clean" KETE_BIN="$PWD/target/release/kete" \
+    "$other/bin/python" -m pytest -q -p no:cacheprovider "${core_tests[@]/#/python/tests/}"
+  rm -rf "$other"
+done
+echo "wheel: tested on CPython ${tested[*]}"
