@@ -101,6 +101,19 @@ pub struct Batch<G: Game> {
     final_rows: Vec<usize>,
     /// The moves of a step, checked before any is played.
     chosen: Vec<G::Move>,
+    /// Every row's legal actions as bits, `words` words a row, side by
+    /// side: a step checks its actions here, without reading the rows.
+    bits: Vec<u64>,
+    words: usize,
+}
+
+/// Sets the bits of `row`'s legal actions in `out` (and clears the rest).
+fn legal_bits<G: Game>(row: &Row<G>, out: &mut [u64]) {
+    out.fill(0);
+    for &m in &row.legal {
+        let a = G::action_of(m);
+        out[a >> 6] |= 1 << (a & 63);
+    }
 }
 
 impl<G: Game> Batch<G> {
@@ -109,6 +122,15 @@ impl<G: Game> Batch<G> {
             rules: &self.rules,
             seed: self.seed,
             plies: &self.plies,
+        }
+    }
+
+    /// Every row's legal bits, after the rows changed outside a step.
+    fn refresh(&mut self) {
+        let w = self.words;
+        self.bits.resize(self.rows.len() * w, 0);
+        for (row, out) in self.rows.iter().zip(self.bits.chunks_mut(w)) {
+            legal_bits(row, out);
         }
     }
 
@@ -142,7 +164,12 @@ impl<G: Game> Batch<G> {
         for &a in &s.moves {
             match G::move_of_action(&self.rules, a) {
                 Some(mv) if row.is_legal(mv) => row.play(mv),
-                _ => return Err(format!("action {a} is not legal in {}", row.pos.to_notation())),
+                _ => {
+                    return Err(format!(
+                        "action {a} is not legal in {}",
+                        row.pos.to_notation()
+                    ));
+                }
             }
         }
         Ok(row)
@@ -178,7 +205,11 @@ impl<G: Game> DynBatch for Batch<G> {
         let seed = seed.or(self.fresh.then_some(self.seed));
         let mut given = Vec::with_capacity(rows.len());
         for (j, &i) in rows.iter().enumerate() {
-            let dealt = if seed.is_some() { 0 } else { self.rows[i].dealt };
+            let dealt = if seed.is_some() {
+                0
+            } else {
+                self.rows[i].dealt
+            };
             given.push(match starts.get(j) {
                 Some(Some(s)) => Some(
                     self.row_from(s, dealt)
@@ -201,6 +232,7 @@ impl<G: Game> DynBatch for Batch<G> {
                 None => self.dealer().deal(i, self.rows[i].dealt),
             };
         }
+        self.refresh();
         Ok(())
     }
     fn set_plies(&mut self, plies: Vec<usize>) {
@@ -215,19 +247,26 @@ impl<G: Game> DynBatch for Batch<G> {
         threads: usize,
     ) -> Result<(), String> {
         let count = G::action_count(&self.rules);
+        let w = self.words;
         self.chosen.clear();
-        for (i, (row, &a)) in self.rows.iter().zip(actions).enumerate() {
-            let mv = usize::try_from(a)
-                .ok()
-                .and_then(|a| G::move_of_action(&self.rules, a))
-                .ok_or_else(|| format!("game {i}: action {a} is outside 0..{count}"))?;
-            if !row.is_legal(mv) {
-                let mut legal: Vec<usize> = row.legal.iter().map(|&m| G::action_of(m)).collect();
-                legal.sort_unstable();
-                return Err(format!(
-                    "game {i}: action {a} is not a legal move (legal actions: {legal:?})"
-                ));
-            }
+        for (i, (bits, &a)) in self.bits.chunks(w).zip(actions).enumerate() {
+            let Some(k) = usize::try_from(a).ok().filter(|&k| k < count) else {
+                return Err(format!("game {i}: action {a} is outside 0..{count}"));
+            };
+            let mv = match G::move_of_action(&self.rules, k) {
+                Some(mv) if bits[k >> 6] >> (k & 63) & 1 == 1 => mv,
+                _ => {
+                    let mut legal: Vec<usize> = self.rows[i]
+                        .legal
+                        .iter()
+                        .map(|&m| G::action_of(m))
+                        .collect();
+                    legal.sort_unstable();
+                    return Err(format!(
+                        "game {i}: action {a} is not a legal move (legal actions: {legal:?})"
+                    ));
+                }
+            };
             self.chosen.push(mv);
         }
         self.clear_finals();
@@ -241,28 +280,39 @@ impl<G: Game> DynBatch for Batch<G> {
             plies: &self.plies,
         };
         let max = self.max_plies;
-        let work = |base: usize,
-                    rows: &mut [Row<G>],
-                    fins: &mut [Option<Row<G>>],
-                    mvs: &[G::Move],
-                    ended: &mut [Ended],
-                    obs: &mut [f32],
-                    mask: &mut [bool]| {
-            for k in 0..rows.len() {
-                ended[k] = step_row(&dealer, base + k, max, &mut rows[k], &mut fins[k], mvs[k]);
-                rows[k].write(&mut obs[k * o..(k + 1) * o], &mut mask[k * a..(k + 1) * a]);
+        // One part of the rows, with the same part of every array.
+        struct Part<'a, G: Game> {
+            base: usize,
+            rows: &'a mut [Row<G>],
+            fins: &'a mut [Option<Row<G>>],
+            mvs: &'a [G::Move],
+            ended: &'a mut [Ended],
+            obs: &'a mut [f32],
+            mask: &'a mut [bool],
+            bits: &'a mut [u64],
+        }
+        let work = |p: Part<'_, G>| {
+            for k in 0..p.rows.len() {
+                let row = &mut p.rows[k];
+                p.ended[k] = step_row(&dealer, p.base + k, max, row, &mut p.fins[k], p.mvs[k]);
+                row.write(
+                    &mut p.obs[k * o..(k + 1) * o],
+                    &mut p.mask[k * a..(k + 1) * a],
+                );
+                legal_bits(row, &mut p.bits[k * w..(k + 1) * w]);
             }
         };
         if chunk >= n || o == 0 || a == 0 {
-            work(
-                0,
-                &mut self.rows,
-                &mut self.finals,
-                &self.chosen,
+            work(Part {
+                base: 0,
+                rows: &mut self.rows,
+                fins: &mut self.finals,
+                mvs: &self.chosen,
                 ended,
                 obs,
                 mask,
-            );
+                bits: &mut self.bits,
+            });
         } else {
             let work = &work;
             std::thread::scope(|s| {
@@ -273,14 +323,27 @@ impl<G: Game> DynBatch for Batch<G> {
                     .zip(self.chosen.chunks(chunk))
                     .zip(ended.chunks_mut(chunk))
                     .zip(obs.chunks_mut(chunk * o).zip(mask.chunks_mut(chunk * a)))
-                    .enumerate();
+                    .zip(self.bits.chunks_mut(chunk * w))
+                    .enumerate()
+                    .map(
+                        |(j, (((((rows, fins), mvs), ended), (obs, mask)), bits))| Part {
+                            base: j * chunk,
+                            rows,
+                            fins,
+                            mvs,
+                            ended,
+                            obs,
+                            mask,
+                            bits,
+                        },
+                    );
                 // The first part on this thread: one thread fewer to start.
                 let first = parts.next();
-                for (j, ((((r, f), m), e), (ob, ma))) in parts {
-                    s.spawn(move || work(j * chunk, r, f, m, e, ob, ma));
+                for p in parts {
+                    s.spawn(move || work(p));
                 }
-                if let Some((_, ((((r, f), m), e), (ob, ma)))) = first {
-                    work(0, r, f, m, e, ob, ma);
+                if let Some(p) = first {
+                    work(p);
                 }
             });
         }
@@ -336,7 +399,10 @@ impl<G: Game> DynBatch for Batch<G> {
     fn restore(&mut self, state: BatchState) -> Result<(), String> {
         let n = state.rows.len();
         if state.plies.len() != n {
-            return Err(format!("{} opening lengths for {n} games", state.plies.len()));
+            return Err(format!(
+                "{} opening lengths for {n} games",
+                state.plies.len()
+            ));
         }
         let rows = state
             .rows
@@ -360,6 +426,7 @@ impl<G: Game> DynBatch for Batch<G> {
         self.plies = state.plies;
         self.max_plies = state.max_plies;
         self.fresh = state.fresh;
+        self.refresh();
         Ok(())
     }
 }
@@ -375,6 +442,7 @@ pub struct MakeBatch {
 impl BoardVisitor for MakeBatch {
     type Output = Box<dyn DynBatch>;
     fn visit<G: Board>(self, rules: G::Rules) -> Self::Output {
+        let words = G::action_count(&rules).div_ceil(64).max(1);
         let mut b = Batch::<G> {
             rows: Vec::with_capacity(self.n),
             rules,
@@ -385,11 +453,14 @@ impl BoardVisitor for MakeBatch {
             finals: (0..self.n).map(|_| None).collect(),
             final_rows: Vec::new(),
             chosen: Vec::with_capacity(self.n),
+            bits: Vec::new(),
+            words,
         };
         for i in 0..self.n {
             let row = b.dealer().deal(i, 0);
             b.rows.push(row);
         }
+        b.refresh();
         Box::new(b)
     }
 }

@@ -128,9 +128,9 @@ impl VectorGames {
             }
             (0..n).filter(|&i| mask[i]).collect()
         } else {
-            let idx: Vec<i64> = value.extract().map_err(|_| {
-                bad("give row numbers or a mask of one boolean a game".to_string())
-            })?;
+            let idx: Vec<i64> = value
+                .extract()
+                .map_err(|_| bad("give row numbers or a mask of one boolean a game".to_string()))?;
             let mut rows = Vec::with_capacity(idx.len());
             for i in idx {
                 match usize::try_from(i) {
@@ -256,9 +256,7 @@ fn plies_of(n: usize, value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         return Ok(vec![one(k)?; n]);
     }
     let each: Vec<i64> = value.extract().map_err(|_| {
-        pyo3::exceptions::PyValueError::new_err(
-            "random_plies: give a whole number, or one a game",
-        )
+        pyo3::exceptions::PyValueError::new_err("random_plies: give a whole number, or one a game")
     })?;
     if each.len() != n {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -495,8 +493,7 @@ impl VectorGames {
         {
             let mut o = obs.readwrite();
             let mut e = ended.readwrite();
-            self.inner
-                .write_final(o.as_slice_mut()?, e.as_slice_mut()?);
+            self.inner.write_final(o.as_slice_mut()?, e.as_slice_mut()?);
         }
         Ok((obs, ended))
     }
