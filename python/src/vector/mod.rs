@@ -65,6 +65,13 @@ struct VectorState {
     batch: BatchState,
 }
 
+/// Observations and legal masks.
+type Arrays<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>);
+
+/// Final observations and the rows that ended.
+type Finals<'py> = (Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>);
+
+/// What a step returns.
 type Steps<'py> = (
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray2<bool>>,
@@ -89,10 +96,7 @@ impl VectorGames {
         (obs, mask)
     }
 
-    fn arrays<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>)> {
+    fn arrays<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
         let (obs, mask) = self.new_arrays(py);
         {
             let mut o = obs.readwrite();
@@ -390,7 +394,7 @@ impl VectorGames {
         positions: Option<&Bound<'py, PyAny>>,
         rows: Option<&Bound<'py, PyAny>>,
         random_plies: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>)> {
+    ) -> PyResult<Arrays<'py>> {
         let n = self.inner.len();
         let rows = rows.map(|r| self.rows_of(r)).transpose()?;
         let want = rows.as_ref().map_or(n, Vec::len);
@@ -409,10 +413,7 @@ impl VectorGames {
     }
 
     /// The observations and legal masks of the games as they stand.
-    fn observe<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray2<bool>>)> {
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Arrays<'py>> {
         self.arrays(py)
     }
 
@@ -483,10 +484,7 @@ impl VectorGames {
     /// shown it (the side to move's view); the other rows are zero. For a
     /// learner that bootstraps at truncation, as Gymnasium's vector
     /// environments keep `final_obs`.
-    fn final_observations<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyArray1<bool>>)> {
+    fn final_observations<'py>(&self, py: Python<'py>) -> PyResult<Finals<'py>> {
         let n = self.inner.len();
         let obs = PyArray2::<f32>::zeros(py, [n, self.inner.observation_len()], false);
         let ended = PyArray1::<bool>::zeros(py, [n], false);
