@@ -7,7 +7,11 @@ Kujifunza, Bao la Kiswahili) as a library.
 * :class:`Engine` — kete's search and exact solver, in this process.
 * :class:`UgiEngine` — any UGI/UCI engine as a child process, driven by the
   rules of kete-arena.
-* :func:`read_games` — the games of a kete-arena record (``games.jsonl``).
+* :func:`read_games` — the games of a kete-arena record (``games.jsonl``);
+  :func:`write_games` and :class:`GameWriter` write games played in Python
+  to one.
+* :func:`analyse_many`, :func:`solve_many` — a value for every legal move of
+  many positions, on every core (:class:`MoveValues`).
 * :class:`VectorGames` — many games stepped at once, numpy arrays in and
   out; ``kete.pettingzoo``, ``kete.gymnasium`` and ``kete.openspiel`` hold
   the environments of those libraries (extras ``kete[rl]``, ``kete[openspiel]``).
@@ -25,10 +29,12 @@ from ._kete import (
     EngineError,
     Game,
     GameOverError,
+    GameWriter,
     IllegalMoveError,
     InvalidMoveError,
     KeteValueError,
     Line,
+    MoveValues,
     MoveError,
     NotationError,
     OptionError,
@@ -44,8 +50,11 @@ from ._kete import (
     UnsolvableError,
     VectorGames,
     __version__,
+    analyse_many,
     read_games,
+    solve_many,
     variant_options,
+    write_games,
 )
 
 __all__ = [
@@ -56,10 +65,12 @@ __all__ = [
     "EngineError",
     "Game",
     "GameOverError",
+    "GameWriter",
     "IllegalMoveError",
     "InvalidMoveError",
     "KeteValueError",
     "Line",
+    "MoveValues",
     "MoveError",
     "NotationError",
     "OptionError",
@@ -75,8 +86,11 @@ __all__ = [
     "UnsolvableError",
     "VectorGames",
     "__version__",
+    "analyse_many",
     "read_games",
+    "solve_many",
     "variant_options",
+    "write_games",
 ]
 
 

@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 import numpy.typing as npt
-from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 __version__: str
 VARIANTS: List[str]
@@ -411,7 +411,87 @@ class RecordedGame:
     def positions(self) -> List[Position]: ...
     @property
     def all_moves(self) -> List[str]: ...
+    @staticmethod
+    def from_game(
+        game: Union[Game, Position],
+        *,
+        south: str = "python",
+        north: str = "python",
+        id: int = 0,
+        round: int = 0,
+        pair: Optional[int] = None,
+        opening: int = 0,
+    ) -> RecordedGame: ...
     def __len__(self) -> int: ...
 
 def read_games(path: Union[str, os.PathLike]) -> List[RecordedGame]: ...
+
+class GameWriter:
+    """A kete-arena record file open for writing games played in Python."""
+
+    def __init__(self, path: Union[str, os.PathLike], *, append: bool = True) -> None: ...
+    def write(
+        self,
+        game: Union[Game, Position, RecordedGame],
+        *,
+        south: str = "python",
+        north: str = "python",
+        opening: int = 0,
+    ) -> RecordedGame: ...
+    def close(self) -> None: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def written(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def __enter__(self) -> GameWriter: ...
+    def __exit__(self, ty: Any, value: Any, tb: Any) -> bool: ...
+
+def write_games(
+    path: Union[str, os.PathLike],
+    games: Sequence[Union[Game, Position, RecordedGame]],
+    *,
+    append: bool = True,
+    south: str = "python",
+    north: str = "python",
+) -> int: ...
+
+class MoveValues:
+    """A value for every legal move of one position."""
+
+    fen: str
+    side: Side
+    method: Literal["search", "solve"]
+    moves: List[str]
+    scores: List[Optional[Score]]
+    score: Optional[Score]
+    best_moves: List[str]
+    depth: Optional[int]
+    nodes: int
+    proven: bool
+    def items(self) -> List[Tuple[str, Optional[Score]]]: ...
+    def __getitem__(self, move: str) -> Optional[Score]: ...
+    def __contains__(self, move: str) -> bool: ...
+    def __len__(self) -> int: ...
+
+def analyse_many(
+    positions: Sequence[Position],
+    *,
+    depth: Optional[int] = None,
+    movetime: Optional[float] = None,
+    nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: Union[None, bool, Callable[[int, int], Any]] = None,
+    **engine_options: Any,
+) -> List[MoveValues]: ...
+def solve_many(
+    positions: Sequence[Position],
+    *,
+    time: Optional[float] = None,
+    nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    progress: Union[None, bool, Callable[[int, int], Any]] = None,
+    **engine_options: Any,
+) -> List[MoveValues]: ...
 def variant_options(variant: str) -> Dict[str, Dict[str, Any]]: ...

@@ -14,6 +14,7 @@
 //! of their own while the calling thread watches for `Ctrl-C`
 //! ([`interrupt::run`]).
 
+mod bulk;
 mod core;
 mod engine;
 mod interrupt;
@@ -166,6 +167,11 @@ fn _kete(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::RecordedGame>()?;
     m.add_class::<records::RecordedMove>()?;
     m.add_function(wrap_pyfunction!(records::read_games, m)?)?;
+    m.add_class::<records::GameWriter>()?;
+    m.add_function(wrap_pyfunction!(records::write_games, m)?)?;
+    m.add_class::<bulk::MoveValues>()?;
+    m.add_function(wrap_pyfunction!(bulk::analyse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(bulk::solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(pickle::_restore, m)?)?;
     m.add_function(wrap_pyfunction!(position::variant_options, m)?)?;
     Ok(())

@@ -1,5 +1,5 @@
 //! Pickling and copying the package's plain values (scores, analyses,
-//! solutions, outcomes, cells, recorded games): each is written as JSON with
+//! solutions, outcomes, cells, recorded games, move values): each is written as JSON with
 //! its type's name and read back by `kete._restore`, so that results travel
 //! to worker processes and copies are equal to their originals.
 
@@ -9,6 +9,7 @@ use pyo3::types::PyTuple;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::bulk::MoveValues;
 use crate::position::{Cell, Outcome};
 use crate::records::{RecordedGame, RecordedMove};
 use crate::results::{Analysis, Line, Score, Solution};
@@ -55,6 +56,7 @@ pub fn _restore(py: Python<'_>, name: &str, text: &str) -> PyResult<Py<PyAny>> {
             })?,
         )?
         .into_any(),
+        "MoveValues" => Py::new(py, read::<MoveValues>(name, text)?)?.into_any(),
         other => {
             return Err(PyValueError::new_err(format!(
                 "cannot unpickle a kete.{other}: no such value type"

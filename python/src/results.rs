@@ -34,7 +34,7 @@ pub struct Score {
     /// Whether the score is the game's exact value (every line searched
     /// to the end of the game), not an estimate.
     #[pyo3(get)]
-    proven: bool,
+    pub(crate) proven: bool,
     /// `"lower"` or `"upper"` when the score is only a bound, else `None`.
     #[pyo3(get)]
     bound: Option<String>,
