@@ -3,13 +3,16 @@ kete's games from Python, as docs/PERFORMANCE.md reports them.
 
     python bench_steps.py [--runs N] [--seconds S]
 
-A step is one move played. Every way plays uniformly random legal moves,
-drawn the same cheap way: one numpy draw of uniforms per batch of steps,
-each turned into an index among the legal actions. The ways:
+A step is one move played. Every way plays uniformly random legal moves.
+The loops over one game draw them the same cheap way: one numpy draw of
+uniforms per block of steps, each turned into an index among the legal
+actions. The ways:
 
 * ``VectorGames n=…``: ``kete.VectorGames.step`` with 1, 256, 4,096 and
   16,384 games, stepped in Rust on every core (``copy=False``), ended
-  games started again inside the step;
+  games started again inside the step, the moves drawn in numpy (a float32
+  uniform a legal action, the largest taken); ``random_actions()``: the
+  moves drawn by the batch itself;
 * ``Game loop``: a Python loop over ``kete.Game`` (``legal_actions()``,
   ``push_action()``);
 * ``OpenSpiel <name>``: OpenSpiel's own C++ game through pyspiel
@@ -52,10 +55,10 @@ VARIANTS = [
 BLOCK = 4096
 
 
-def vector_steps(variant, options, n, seconds, seed):
-    """Steps/s of `VectorGames` with `n` games: one draw of `n` uniforms a
-    step, each game's k-th legal action taken by a cumulative sum of its
-    mask (all in numpy)."""
+def vector_steps(variant, options, n, seconds, seed, own=False):
+    """Steps/s of `VectorGames` with `n` games: a float32 uniform for every
+    action of every game, zero where illegal, and the largest taken (in
+    numpy); with `own`, the batch's own `random_actions()` instead."""
     games = kete.VectorGames(variant, n, seed=seed, copy=False, **options)
     rng = np.random.default_rng(seed)
     _, mask = games.reset()
@@ -63,8 +66,10 @@ def vector_steps(variant, options, n, seconds, seed):
     start = time.perf_counter()
     while True:
         for _ in range(64):
-            k = (rng.random(n) * mask.sum(1)).astype(np.int64)
-            actions = (mask.cumsum(1) > k[:, None]).argmax(1)
+            if own:
+                actions = games.random_actions()
+            else:
+                actions = (rng.random(mask.shape, dtype=np.float32) * mask).argmax(1)
             _, mask, _, _, _ = games.step(actions)
         steps += 64 * n
         elapsed = time.perf_counter() - start
@@ -162,6 +167,10 @@ def ways(variant, options, spiel_name, pyspiel, zoo):
     out = [
         (f"VectorGames n={n}", lambda s, r, n=n: vector_steps(variant, options, n, s, r))
         for n in (1, 256, 4096, 16384)
+    ]
+    out += [
+        (f"VectorGames n={n}, random_actions()", lambda s, r, n=n: vector_steps(variant, options, n, s, r, own=True))
+        for n in (4096, 16384)
     ]
     out.append(("Game loop", lambda s, r: game_loop(variant, options, s, r)))
     if zoo:

@@ -236,3 +236,27 @@ def test_rows_end_a_repeated_position_as_the_referee_does():
             else:
                 assert games.fen(i) == game.fen
     assert "repetition" in reasons.values()
+
+
+def test_random_actions_are_legal_uniform_seeded_and_carried_by_a_pickle():
+    games = kete.VectorGames("oware", 64, seed=11, random_plies=3)
+    _, mask = games.observe()
+    for _ in range(300):
+        actions = games.random_actions()
+        assert mask[np.arange(64), actions].all()
+        _, mask, *_ = games.step(actions)
+    # Uniform among the legal actions: the start position, drawn again and
+    # again (each of 6 actions about 1/6 of 64 × 600 draws).
+    start = kete.VectorGames("oware", 64, seed=1)
+    counts = np.bincount(np.concatenate([start.random_actions() for _ in range(600)]), minlength=6)
+    assert counts.sum() == 64 * 600
+    assert np.all(np.abs(counts / counts.sum() - 1 / 6) < 0.01), counts
+    # Seeded, restarted by reset(seed=…), and carried by a pickle.
+    a = kete.VectorGames("kalah", 8, seed=5)
+    b = kete.VectorGames("kalah", 8, seed=5)
+    first = [a.random_actions() for _ in range(3)]
+    assert all(np.array_equal(x, b.random_actions()) for x in first)
+    a.reset(seed=5)
+    assert np.array_equal(a.random_actions(), first[0])
+    c = pickle.loads(pickle.dumps(a))
+    assert np.array_equal(c.random_actions(), a.random_actions())

@@ -27,22 +27,22 @@ pub struct Row<G: Game> {
     pub start: G,
     pub pos: G,
     pub moves: Vec<G::Move>,
-    /// Every position of the game so far (the start and the current one
-    /// included) with its hash, for the repetition rule; empty where the
-    /// rules have none. Hashes apart so that the scan reads 8 bytes a
-    /// position (the positions are compared only where the hashes agree).
+    /// The hashes of the positions of the game so far (the start and the
+    /// current one included; see `monotone` for which), for the repetition
+    /// rule; empty where the rules have none. Only hashes: where one
+    /// matches, the game is replayed from its start to compare the
+    /// positions themselves, which happens about once a game.
     hashes: Vec<u64>,
-    seen: Vec<G>,
     /// One bit of 256 for each hash in `hashes` (its top byte): a position
     /// whose bit is clear is new, and the scan is skipped.
     bloom: [u64; 4],
     /// Each side's gains (as `Game::gained` counts them) at the current
     /// position, and whether no side's gains have fallen in this game.
     /// While none has, a position can only repeat one with the same gains,
-    /// all of them since the gains last changed: `seen` keeps only those,
-    /// so that a long game's scan and memory stay short. Once a side's
-    /// gains fall (Bao's seeds come back to a side, a store lends seeds),
-    /// `seen` is rebuilt from the moves and keeps every position.
+    /// all of them since the gains last changed: `hashes` keeps only
+    /// those, so that a long game's scan and memory stay short. Once a
+    /// side's gains fall (Bao's seeds come back to a side, a store lends
+    /// seeds), `hashes` is rebuilt from the moves and keeps every position.
     gains: (u32, u32),
     monotone: bool,
     /// The outcome, repetition included (as `GameRecord::outcome`).
@@ -62,7 +62,6 @@ impl<G: Game> Row<G> {
             start,
             moves: Vec::new(),
             hashes: Vec::new(),
-            seen: Vec::new(),
             bloom: [0; 4],
             gains,
             monotone: true,
@@ -77,21 +76,31 @@ impl<G: Game> Row<G> {
 
     fn remember(&mut self) {
         if G::CAN_REPEAT {
-            self.note(self.pos.hash(), self.pos.clone());
+            self.note(self.pos.hash());
         }
     }
 
-    fn note(&mut self, h: u64, p: G) {
+    fn note(&mut self, h: u64) {
         let bit = (h >> 56) as usize;
         self.bloom[bit >> 6] |= 1 << (bit & 63);
         self.hashes.push(h);
-        self.seen.push(p);
     }
 
     fn forget(&mut self) {
         self.hashes.clear();
-        self.seen.clear();
         self.bloom = [0; 4];
+    }
+
+    /// Whether `next` is one of the game's positions so far.
+    fn has_been(&self, next: &G) -> bool {
+        let mut p = self.start.clone();
+        for &mv in &self.moves {
+            if p == *next {
+                return true;
+            }
+            p = p.play(mv);
+        }
+        p == *next
     }
 
     fn may_have_seen(&self, h: u64) -> bool {
@@ -99,15 +108,15 @@ impl<G: Game> Row<G> {
         self.bloom[bit >> 6] & (1 << (bit & 63)) != 0
     }
 
-    /// Every position from the start to the current one, in `seen` again.
+    /// The hashes of every position from the start to the current one.
     fn recall(&mut self) {
         self.forget();
         let mut p = self.start.clone();
         for i in 0..self.moves.len() {
-            let next = p.play(self.moves[i]);
-            self.note(p.hash(), std::mem::replace(&mut p, next));
+            self.note(p.hash());
+            p = p.play(self.moves[i]);
         }
-        self.note(p.hash(), p);
+        self.note(p.hash());
     }
 
     /// The outcome and legal moves of the position reached.
@@ -134,12 +143,7 @@ impl<G: Game> Row<G> {
             }
             self.gains = gains;
             let h = next.hash();
-            let again = self.may_have_seen(h)
-                && self
-                    .hashes
-                    .iter()
-                    .zip(&self.seen)
-                    .any(|(&k, p)| k == h && *p == next);
+            let again = self.may_have_seen(h) && self.hashes.contains(&h) && self.has_been(&next);
             if again {
                 repetition = next.repetition_outcome();
             }
@@ -177,7 +181,7 @@ pub struct Dealer<'a, G: Game> {
 }
 
 /// SplitMix64's finaliser: spreads the bits of `x`.
-fn mix(mut x: u64) -> u64 {
+pub fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -5,7 +5,7 @@ use kete::game::{Board, Game};
 use kete::variants::BoardVisitor;
 use serde::{Deserialize, Serialize};
 
-use super::batch::{Dealer, Ended, Row, step_row, threads_for};
+use super::batch::{Dealer, Ended, Row, mix, step_row, threads_for};
 
 /// Where a row starts when a reset gives it a position: a position token
 /// and the moves played from it (the repetition rule counts them).
@@ -29,6 +29,9 @@ pub struct BatchState {
     pub plies: Vec<usize>,
     pub max_plies: Option<usize>,
     pub fresh: bool,
+    /// How many draws `random_actions` has made since the seed was set.
+    #[serde(default)]
+    pub draws: u64,
     pub rows: Vec<RowState>,
     /// The games the last step ended, by row.
     pub finals: Vec<(usize, RowState)>,
@@ -77,6 +80,9 @@ pub trait DynBatch: Send + Sync {
     fn write_final(&self, obs: &mut [f32], ended: &mut [bool]);
     /// The final position token of game `i`, if it ended in the last step.
     fn final_fen(&self, i: usize) -> Option<String>;
+    /// A uniformly random legal action for every game, from the batch's
+    /// own stream: draw `k` of seed `s` is the same on every machine.
+    fn random_actions(&mut self, out: &mut [i64]);
     fn clone_box(&self) -> Box<dyn DynBatch>;
     fn state(&self) -> BatchState;
     /// Takes the state a batch of the same game wrote; `Err` says what in
@@ -94,6 +100,8 @@ pub struct Batch<G: Game> {
     /// Made and neither stepped nor reset since: a reset without a seed
     /// deals again what the constructor's seed dealt.
     fresh: bool,
+    /// The draws of `random_actions` since the seed was set.
+    draws: u64,
     /// The games that ended in the last step, by row, kept until the next
     /// step (the row itself holds the new game).
     finals: Vec<Option<Row<G>>>,
@@ -220,6 +228,7 @@ impl<G: Game> DynBatch for Batch<G> {
         }
         if let Some(s) = seed {
             self.seed = s;
+            self.draws = 0;
             for row in &mut self.rows {
                 row.dealt = 0;
             }
@@ -379,6 +388,32 @@ impl<G: Game> DynBatch for Batch<G> {
     fn final_fen(&self, i: usize) -> Option<String> {
         self.finals[i].as_ref().map(|g| g.pos.to_notation())
     }
+    fn random_actions(&mut self, out: &mut [i64]) {
+        // A hash of (seed, draw, row) a row: no state but the count, so a
+        // pickled batch draws on as the original would.
+        let draw = mix(mix(self.seed ^ 0x5eed_ac71_0000_0000) ^ self.draws);
+        self.draws += 1;
+        for (i, (bits, a)) in self.bits.chunks(self.words).zip(out).enumerate() {
+            let count: u32 = bits.iter().map(|b| b.count_ones()).sum();
+            if count == 0 {
+                *a = 0;
+                continue;
+            }
+            let mut k = (mix(draw ^ i as u64) % u64::from(count)) as u32;
+            for (w, &b) in bits.iter().enumerate() {
+                let ones = b.count_ones();
+                if k < ones {
+                    let mut b = b;
+                    for _ in 0..k {
+                        b &= b - 1;
+                    }
+                    *a = (w * 64 + b.trailing_zeros() as usize) as i64;
+                    break;
+                }
+                k -= ones;
+            }
+        }
+    }
     fn clone_box(&self) -> Box<dyn DynBatch> {
         Box::new(self.clone())
     }
@@ -388,6 +423,7 @@ impl<G: Game> DynBatch for Batch<G> {
             plies: self.plies.clone(),
             max_plies: self.max_plies,
             fresh: self.fresh,
+            draws: self.draws,
             rows: self.rows.iter().map(|r| self.row_state(r)).collect(),
             finals: self
                 .final_rows
@@ -426,6 +462,7 @@ impl<G: Game> DynBatch for Batch<G> {
         self.plies = state.plies;
         self.max_plies = state.max_plies;
         self.fresh = state.fresh;
+        self.draws = state.draws;
         self.refresh();
         Ok(())
     }
@@ -450,6 +487,7 @@ impl BoardVisitor for MakeBatch {
             plies: self.plies,
             max_plies: self.max_plies,
             fresh: true,
+            draws: 0,
             finals: (0..self.n).map(|_| None).collect(),
             final_rows: Vec::new(),
             chosen: Vec::with_capacity(self.n),

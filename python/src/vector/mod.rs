@@ -471,6 +471,20 @@ impl VectorGames {
         Ok(out)
     }
 
+    /// A uniformly random legal action for every game (an int64 array of
+    /// length `n`), drawn from the batch's own stream: seeded by `seed`
+    /// (again at `reset(seed=…)`), the same on every machine, and carried
+    /// by a pickle. For a random player or exploration without a draw in
+    /// numpy.
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let out = PyArray1::<i64>::zeros(py, [self.inner.len()], false);
+        {
+            let mut o = out.readwrite();
+            self.inner.random_actions(o.as_slice_mut()?);
+        }
+        Ok(out)
+    }
+
     /// Who moves next in each game: 0 South, 1 North.
     #[getter]
     fn to_play<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
