@@ -2,6 +2,7 @@
 
     python speed.py perft KETE [--runs N]
     python speed.py random [--runs N] [--games N]
+    valgrind --tool=callgrind python speed.py moves [--games N]
 
 `perft`: `Position.perft` against the `kete perft` binary KETE, alternating
 the two, each run in a process of its own, on the same positions and
@@ -14,6 +15,12 @@ each move chosen among the legal ones: kete's `Game` played in place
 `play()`), and OpenSpiel's `pyspiel` where it is installed, in place
 (`legal_actions()`, `apply_action()`) and by value (`child()`): Kalah
 6x4 (`mancala`) and Oware under the Abapa rules (`oware`, OpenSpiel's).
+
+`moves`: one loop to count instructions in, not to time: N random Kalah
+games by `Position.play`, then N Oware games by `Game.push_action`, each
+move `random.choice` of the legal ones (seeded); prints the moves played.
+Under callgrind, with the import alone (`moves --games 0`) subtracted, it
+gives the instructions a move, which do not depend on the machine's load.
 """
 
 import argparse
@@ -153,6 +160,23 @@ def randoms(runs, games):
                 print(f"  {how}: kete {med['kete ' + how] / med['pyspiel ' + how]:.2f}x pyspiel")
 
 
+def moves(games):
+    """Plays `games` random Kalah and Oware games; returns the moves."""
+    rng = random.Random(1)
+    played = 0
+    for _ in range(games):
+        p = kete.Position("kalah")
+        while not p.is_over:
+            p = p.play(rng.choice(p.moves()))
+            played += 1
+    for _ in range(games):
+        g = kete.Game("oware")
+        while not g.is_over:
+            g.push_action(rng.choice(g.legal_actions()))
+            played += 1
+    return played
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -162,10 +186,14 @@ def main():
     r = sub.add_parser("random")
     r.add_argument("--runs", type=int, default=5)
     r.add_argument("--games", type=int, default=2000)
+    m = sub.add_parser("moves")
+    m.add_argument("--games", type=int, default=200)
     args = ap.parse_args()
     print(f"kete {kete.__version__}, Python {sys.version.split()[0]}")
     if args.what == "perft":
         perft(args.kete, args.runs)
+    elif args.what == "moves":
+        print(f"{moves(args.games)} moves")
     else:
         randoms(args.runs, args.games)
 
