@@ -392,3 +392,60 @@ fn a_record_after_a_move_is_the_record_that_played_it() {
         Err(MoveError::Syntax(_) | MoveError::Illegal(_))
     ));
 }
+
+/// Every position `c` of the tiny boards reached from a position `p` by a
+/// move, solved after the line `p` (as a game's position is): with the
+/// graph where none of the line can recur, without it where `p` can, and
+/// always the brute force's value on the line `p, c`.
+#[test]
+fn a_solve_after_a_line_follows_the_rule_with_the_lines_positions() {
+    let mut with_graph_kept = 0;
+    let mut line_recurs = 0;
+    for (houses, seeds) in [(1, 3), (2, 2), (2, 3)] {
+        for_each_rule(|rules, repetition| {
+            let start = Oware::start(&OwareRules {
+                houses,
+                seeds,
+                rules,
+                repetition,
+            });
+            let mut moves = Vec::new();
+            for p in reachable(start) {
+                p.legal_moves(&mut moves);
+                for &mv in &moves {
+                    let c = p.play(mv);
+                    if c.outcome().is_some() || c == p {
+                        continue;
+                    }
+                    let mut budget = 20_000u64;
+                    let line = &mut vec![p, c];
+                    let Some(expected) = brute(&c, line, -100, 100, &mut budget) else {
+                        continue;
+                    };
+                    let history = vec![(p.hash(), kete::game::SolveGame::seeds_in_play(&p))];
+                    let what = format!(
+                        "{houses}x{seeds} {rules:?} {repetition:?}: {} after {}",
+                        c.to_notation(),
+                        p.to_notation()
+                    );
+                    for graph_budget in [1_000_000, 0] {
+                        let o = SolveOptions {
+                            history: history.clone(),
+                            ..opts(graph_budget)
+                        };
+                        let got = solve(&c, &o, &mut |_| {});
+                        assert!(got.complete, "{what} graph {graph_budget}");
+                        assert_eq!(got.value, expected, "{what} graph {graph_budget}");
+                    }
+                    if reachable(c).contains(&p) {
+                        line_recurs += 1;
+                    } else {
+                        with_graph_kept += 1;
+                    }
+                }
+            }
+        });
+    }
+    eprintln!("{with_graph_kept} solves kept the graph, {line_recurs} had a line that can recur");
+    assert!(with_graph_kept > 100 && line_recurs > 100);
+}

@@ -85,6 +85,11 @@ impl<G: SolveGame> Graph<G> {
         self.index.find(pos.hash())
     }
 
+    /// Whether a reachable position has hash `hash`.
+    pub fn reaches_hash(&self, hash: u64) -> bool {
+        self.index.find(hash).is_some()
+    }
+
     /// The nodes sorted by component, sinks first: component `c` is
     /// `members[first[c]..first[c + 1]]`, in increasing order.
     fn members(&self) -> (Vec<u32>, Vec<u32>) {

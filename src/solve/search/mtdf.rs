@@ -58,11 +58,11 @@ pub fn solve_with_tablebase<G: SolveGame>(
     let guess = opts
         .guess
         .unwrap_or_else(|| estimate(pos, opts.guess_depth));
-    // A solve that starts after a line (a split solve's job) keys on seeds
-    // in play, as that line was recorded, and cannot use the graph's
-    // history-free answers.
-    let graph_first =
-        G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0 && opts.history.is_empty();
+    // A solve that starts after a line (a split solve's job, a game's
+    // position) builds the graph too, and keeps it only where no position
+    // of the line is reachable (`prepare`): then the line cannot recur and
+    // the graph's history-free answers are its own.
+    let graph_first = G::CAN_REPEAT && tablebase.is_none() && opts.graph_budget > 0;
     let prepared = if graph_first {
         match prepare(pos, &moves, opts, guess, start, progress) {
             Setup::Solved(result) => return result,
@@ -76,7 +76,14 @@ pub fn solve_with_tablebase<G: SolveGame>(
         None => Tt::new(opts.hash_mb),
     };
     let shared = Shared::new(tt, tablebase, prepared.graph, prepared.bounds, opts, start);
-    let mut s = Searcher::new(&shared, 0, opts.history.clone(), Some(progress));
+    // With the graph, no position of the line can recur: the search
+    // starts from an empty line, as the graph's keys and bounds assume.
+    let line = if shared.graph.is_some() {
+        Vec::new()
+    } else {
+        opts.history.clone()
+    };
+    let mut s = Searcher::new(&shared, 0, line, Some(progress));
     s.reports = Throttle::new(opts.report_every);
     s.stopped = prepared.stopped;
     let (g, best) = s.mtdf(pos, guess);

@@ -82,6 +82,16 @@ pub(super) fn prepare<G: SolveGame>(
         }));
         throttle.restart();
     }
+    // A line before the root (`opts.history`) changes a value only where
+    // one of its positions can recur, that is, where it is reachable from
+    // the root (then it lies in the root's component). Where none is, the
+    // graph's history-free answers are the line's too; where one is, the
+    // graph cannot give them, and the passes search without it.
+    if let Ok(g) = &built
+        && opts.history.iter().any(|&(h, _)| g.reaches_hash(h))
+    {
+        return Setup::Search(Box::new(prepared));
+    }
     match built {
         Ok(graph) if graph.cycles_pay_constant() => {
             return Setup::Solved(solve_by_graph(pos, &graph, moves, opts, start, progress));
