@@ -440,6 +440,20 @@ fn a_solve_after_a_line_follows_the_rule_with_the_lines_positions() {
                     if reachable(c).contains(&p) {
                         line_recurs += 1;
                     } else {
+                        // The line cannot recur: the solve is the one
+                        // without it, node for node.
+                        let after = SolveOptions {
+                            history: history.clone(),
+                            threads: 1,
+                            ..opts(1_000_000)
+                        };
+                        let alone = SolveOptions {
+                            threads: 1,
+                            ..opts(1_000_000)
+                        };
+                        let a = solve(&c, &after, &mut |_| {});
+                        let b = solve(&c, &alone, &mut |_| {});
+                        assert_eq!((a.value, a.nodes), (b.value, b.nodes), "{what}");
                         with_graph_kept += 1;
                     }
                 }

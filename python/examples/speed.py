@@ -3,6 +3,7 @@
     python speed.py perft KETE [--runs N]
     python speed.py random [--runs N] [--games N]
     valgrind --tool=callgrind python speed.py moves [--games N]
+    python speed.py lines [--positions N] [--runs N] [--time S]
 
 `perft`: `Position.perft` against the `kete perft` binary KETE, alternating
 the two, each run in a process of its own, on the same positions and
@@ -21,6 +22,12 @@ games by `Position.play`, then N Oware games by `Game.push_action`, each
 move `random.choice` of the legal ones (seeded); prints the moves played.
 Under callgrind, with the import alone (`moves --games 0`) subtracted, it
 gives the instructions a move, which do not depend on the machine's load.
+
+`lines`: the exact solver on Oware positions of random games (seeded), the
+first of each game with 12 seeds or fewer on the board, each solved as the
+game reached it (with its line, as `Engine.solve` of a game's position) and
+from its token alone; the median time of `--runs` solves of each, each in a
+new engine, bounded by `--time` seconds.
 """
 
 import argparse
@@ -177,6 +184,27 @@ def moves(games):
     return played
 
 
+def lines(positions, runs, limit):
+    """Solves positions of random Oware games with and without their line."""
+    rng = random.Random(3)
+    found = []
+    while len(found) < positions:
+        p = kete.Position("oware")
+        while not p.is_over and sum(int(x) for x in p.fen.split("-")[:12]) > 12:
+            p = p.play(rng.choice(p.moves()))
+        if not p.is_over:
+            found.append(p)
+    for p in found:
+        for label, q in (("after its line", p), ("token alone", kete.Position.from_fen("oware", p.fen))):
+            times, answer = [], None
+            for _ in range(runs):
+                e = kete.Engine(hash_mb=64)
+                t = time.perf_counter()
+                answer = e.solve(q, time=limit)
+                times.append(time.perf_counter() - t)
+            print(f"{p.fen} {label} ({len(q.history)} moves): {statistics.median(times):.2f} s, {answer!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="what", required=True)
@@ -188,12 +216,18 @@ def main():
     r.add_argument("--games", type=int, default=2000)
     m = sub.add_parser("moves")
     m.add_argument("--games", type=int, default=200)
+    li = sub.add_parser("lines")
+    li.add_argument("--positions", type=int, default=3)
+    li.add_argument("--runs", type=int, default=3)
+    li.add_argument("--time", type=float, default=10.0)
     args = ap.parse_args()
     print(f"kete {kete.__version__}, Python {sys.version.split()[0]}")
     if args.what == "perft":
         perft(args.kete, args.runs)
     elif args.what == "moves":
         print(f"{moves(args.games)} moves")
+    elif args.what == "lines":
+        lines(args.positions, args.runs, args.time)
     else:
         randoms(args.runs, args.games)
 
