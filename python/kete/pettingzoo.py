@@ -100,6 +100,33 @@ class raw_env(AECEnv, EzPickle):
             for a in AGENTS
         }
 
+    # What a game in progress holds beyond the constructor's arguments.
+    _PLAYED = (
+        "game",
+        "_rng",
+        "agents",
+        "rewards",
+        "_cumulative_rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "agent_selection",
+    )
+
+    def __getstate__(self):
+        """The constructor's arguments (as EzPickle keeps them) and the game
+        in progress: a pickle or a deep copy plays on from where this one
+        stands, not from a new game."""
+        state = EzPickle.__getstate__(self)
+        state["_played"] = {k: self.__dict__[k] for k in self._PLAYED if k in self.__dict__}
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        played = state.pop("_played", {})
+        EzPickle.__setstate__(self, state)
+        self.__dict__.update(played)
+
     def observation_space(self, agent):
         return self.observation_spaces[agent]
 

@@ -466,3 +466,37 @@ def test_an_environment_pickles_and_deep_copies_into_one_that_plays_on_alike(opp
         out.append((obs.tobytes(), tuple(e.game.history)))
         runs.append(out)
     assert runs[1] == runs[0] and runs[2] == runs[0]
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_a_pettingzoo_env_pickles_and_deep_copies_with_its_game_in_progress(wrapped):
+    import copy
+    import pickle
+
+    make = kete.pettingzoo.env if wrapped else kete.pettingzoo.raw_env
+    env = make("kalah", openings=3)
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        env.step(legal_choice(rng, env.last()[0]["action_mask"]))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    history, selected = env.unwrapped.game.history, env.agent_selection
+    runs = []
+    for e in [env, *copies]:
+        assert e.unwrapped.game.history == history
+        assert e.agent_selection == selected
+        steps_rng = np.random.default_rng(1)
+        out = []
+        for agent in e.agent_iter():
+            obs, reward, terminated, truncated, _ = e.last()
+            out.append((agent, obs["observation"].tobytes(), reward))
+            e.step(None if terminated or truncated else legal_choice(steps_rng, obs["action_mask"]))
+        # The next game's opening comes from the generator the copy carried.
+        e.reset()
+        out.append(tuple(e.unwrapped.game.history))
+        runs.append(out)
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+    # The copies are apart: the original played on, the copy did not move.
+    fresh = copy.deepcopy(env)
+    env.step(legal_choice(rng, env.last()[0]["action_mask"]))
+    assert fresh.unwrapped.game.history != env.unwrapped.game.history
