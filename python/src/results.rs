@@ -254,7 +254,10 @@ impl Analysis {
 #[pyclass(module = "kete", frozen, get_all, from_py_object)]
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Solution {
-    /// Whether the answer is exact: the value (or verdict) is proven.
+    /// Whether the answer is exact: the value (or verdict) is proven and,
+    /// with `all_best`, so is every best move. A solve stopped once the
+    /// value was pinned (`lower == upper`) but before every best move was
+    /// is not `proven`: its value is, its `best_moves` may lack some.
     pub proven: bool,
     /// The exact margin (proven), else the best estimate so far; `None` in
     /// Bao.
@@ -323,14 +326,16 @@ impl Solution {
             (_, Some(v)) => format!(
                 "Solution(value={v:+}, best_moves={}, {})",
                 py_list(&self.best_moves),
-                if self.proven {
-                    "proven".to_string()
-                } else {
-                    format!(
+                match (self.proven, self.lower, self.upper) {
+                    (true, _, _) => "proven".to_string(),
+                    (false, Some(lo), Some(hi)) if lo == hi => {
+                        "value proven, not every best move".to_string()
+                    }
+                    _ => format!(
                         "unproven: value in [{}, {}]",
                         self.lower.unwrap_or(v),
                         self.upper.unwrap_or(v)
-                    )
+                    ),
                 }
             ),
             (Some(verdict), None) => format!(

@@ -243,3 +243,20 @@ def test_a_seeded_level_plays_the_same_move_in_the_same_position():
         kete.Engine(seed="x")
     engine = kete.Engine(level="first-game", seed=3)
     engine.configure(seed=None)
+
+
+def test_a_solve_stopped_with_its_value_pinned_says_the_value_is_proven():
+    # After E, with that one position as its line (which can recur), the
+    # value is pinned at -7 long before every best move is proven.
+    p = kete.Position.from_fen("oware", "0-0-0-0-1-1-1-0-0-0-0-4-23-18-S").play("E")
+    s = kete.Engine(hash_mb=16).solve(p, time=0.5)
+    assert s.value == -7 and s.lower == s.upper == -7
+    if not s.proven:
+        assert "value proven, not every best move" in repr(s)
+    assert kete.Engine(hash_mb=16).solve(p, time=5, all_best=False).proven
+    # Read back from its fields: pinned but not proven, and not pinned.
+    restore, (name, text) = s.__reduce__()
+    pinned = restore(name, text.replace('"proven":true', '"proven":false'))
+    assert repr(pinned) == "Solution(value=-7, best_moves=" + repr(s.best_moves) + ", value proven, not every best move)"
+    wide = restore(name, text.replace('"proven":true', '"proven":false').replace('"lower":-7', '"lower":-9'))
+    assert repr(wide).endswith("unproven: value in [-9, -7])")
