@@ -23,6 +23,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::core::{Core, SearchJob, SolveJob};
+use crate::engine::seconds;
 use crate::position::{DynPos, Position};
 use crate::results::{Score, py_list, side_name};
 use crate::{OptionError, UnsolvableError, option_text, whole, whole_opt};
@@ -409,16 +410,6 @@ fn run_pool<W: Send, R: Send>(
         .into_iter()
         .map(|r| r.ok_or_else(|| PyRuntimeError::new_err("kete: a position was left out")))
         .collect()
-}
-
-fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
-    match s {
-        None => Ok(None),
-        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
-        Some(s) => Err(OptionError::new_err(format!(
-            "{what} must be a positive number of seconds, got {s}"
-        ))),
-    }
 }
 
 /// The values of a finished game's position: none.

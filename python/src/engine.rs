@@ -18,7 +18,8 @@ use crate::position::Position;
 use crate::results::{Analysis, Solution};
 use crate::{OptionError, UnsolvableError, option_text, whole_opt};
 
-fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
+/// A number of seconds as Python gives it: positive and finite, or none.
+pub fn seconds(what: &str, s: Option<f64>) -> PyResult<Option<Duration>> {
     match s {
         None => Ok(None),
         Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(Some(Duration::from_secs_f64(s))),
