@@ -1,7 +1,8 @@
 //! Pondering and the playing levels on the clock, against the real binary:
 //! a pondering search answers only after `ponderhit` or `stop`, its time
 //! counts from `ponderhit`, `stop` is answered at once, and every level
-//! answers within the time it was given without answering at once.
+//! of every game (kete's own and the described ones) answers within the
+//! time it was given without answering at once, pondering or not.
 //!
 //! Timed tests on a shared machine: each bound has room for a loaded
 //! machine, and a measurement that misses it is taken again in a fresh
@@ -105,13 +106,7 @@ fn every_level_answers_within_its_time_and_not_at_once() {
     // movetime 300: the move's time is 270 ms after the overhead; a level
     // answers at about that, never much sooner and never late.
     let (low, high) = (Duration::from_millis(240), Duration::from_millis(300 + 150));
-    for variant in [
-        "kalah",
-        "oware",
-        "endodoi",
-        "bao-kujifunza",
-        "bao-kiswahili",
-    ] {
+    for variant in every_game() {
         for level in [
             "random",
             "greedy",
@@ -139,6 +134,30 @@ fn every_level_answers_within_its_time_and_not_at_once() {
                 "{variant} {level}: answered in {took:?}, not in {low:?}..{high:?}"
             );
         }
+    }
+}
+
+/// Every game kete plays: its own, then the described ones.
+fn every_game() -> Vec<&'static str> {
+    kete::variants::variant_names()
+}
+
+#[test]
+fn every_game_ponders_at_a_level_and_answers_in_time_after_ponderhit() {
+    let go = "go ponder wtime 3000 btime 3000 winc 0 binc 0";
+    let bound = Duration::from_millis(594 + 150);
+    for variant in every_game() {
+        let setup = [
+            format!("setoption name Variant value {variant}"),
+            "setoption name Ponder value true".to_string(),
+            "setoption name Level value club".to_string(),
+            "position startpos".to_string(),
+        ];
+        let setup: Vec<&str> = setup.iter().map(String::as_str).collect();
+        let (line, took, early) = fastest(|| timed(&setup, go, 500, Some("ponderhit")), bound);
+        assert!(!early, "{variant}: answered before ponderhit");
+        assert!(line.starts_with("bestmove "), "{variant}: {line}");
+        assert!(took <= bound, "{variant}: {took:?} after ponderhit");
     }
 }
 
