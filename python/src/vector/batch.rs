@@ -7,7 +7,7 @@
 //! rows, on the batch's size or on how many threads step it, and a batch
 //! rebuilt from its state (a pickle) deals what the original would have.
 
-use kete::game::{Game, Outcome, Side};
+use kete::game::{Game, Outcome, Side, mix_words};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -180,19 +180,11 @@ pub struct Dealer<'a, G: Game> {
     pub plies: &'a [usize],
 }
 
-/// SplitMix64's finaliser: spreads the bits of `x`.
-pub fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
 impl<G: Game> Dealer<'_, G> {
     /// Game number `dealt` of row `row`: the start, then the row's random
     /// moves (again from the start if those end the game).
     pub fn deal(&self, row: usize, dealt: u64) -> Row<G> {
-        let stream = mix(mix(mix(self.seed) ^ row as u64) ^ dealt);
+        let stream = mix_words(&[self.seed, row as u64, dealt]);
         let mut rng = StdRng::seed_from_u64(stream);
         let plies = self.plies[row];
         'again: loop {

@@ -5,7 +5,9 @@ use kete::game::{Board, Game};
 use kete::variants::BoardVisitor;
 use serde::{Deserialize, Serialize};
 
-use super::batch::{Dealer, Ended, Row, mix, step_row, threads_for};
+use kete::game::mix_words;
+
+use super::batch::{Dealer, Ended, Row, step_row, threads_for};
 
 /// Where a row starts when a reset gives it a position: a position token
 /// and the moves played from it (the repetition rule counts them).
@@ -391,7 +393,9 @@ impl<G: Game> DynBatch for Batch<G> {
     fn random_actions(&mut self, out: &mut [i64]) {
         // A hash of (seed, draw, row) a row: no state but the count, so a
         // pickled batch draws on as the original would.
-        let draw = mix(mix(self.seed ^ 0x5eed_ac71_0000_0000) ^ self.draws);
+        // A word apart from the deals' (seed, row, game): other streams.
+        const ACTIONS: u64 = 0x5eed_ac71;
+        let (seed, draw) = (self.seed, self.draws);
         self.draws += 1;
         for (i, (bits, a)) in self.bits.chunks(self.words).zip(out).enumerate() {
             let count: u32 = bits.iter().map(|b| b.count_ones()).sum();
@@ -399,7 +403,7 @@ impl<G: Game> DynBatch for Batch<G> {
                 *a = 0;
                 continue;
             }
-            let mut k = (mix(draw ^ i as u64) % u64::from(count)) as u32;
+            let mut k = (mix_words(&[seed, ACTIONS, draw, i as u64]) % u64::from(count)) as u32;
             for (w, &b) in bits.iter().enumerate() {
                 let ones = b.count_ones();
                 if k < ones {

@@ -116,12 +116,6 @@ impl VectorGames {
         Ok(())
     }
 
-    /// Random moves from the start for each row: one number for all, or
-    /// one per row.
-    fn plies_of(&self, n: usize, value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
-        plies_of(n, value)
-    }
-
     /// The rows a reset names: indices, or a mask of `n` booleans.
     fn rows_of(&self, value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
         let n = self.inner.len();
@@ -254,6 +248,8 @@ impl VectorGames {
     }
 }
 
+/// Random moves from the start for each row: one number for all, or one
+/// per row.
 fn plies_of(n: usize, value: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     let one = |k: i64| crate::whole("random_plies", k, 0, 1000).map(|k| k as usize);
     if let Ok(k) = value.extract::<i64>() {
@@ -403,7 +399,7 @@ impl VectorGames {
             _ => Vec::new(),
         };
         if let Some(p) = random_plies {
-            let plies = self.plies_of(n, p)?;
+            let plies = plies_of(n, p)?;
             self.inner.set_plies(plies);
         }
         self.inner
